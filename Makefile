@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# soft-MRC top-level build.
+#   make            module (against KDIR), provider, unit tests
+#   make deps       apt-installs what a Debian 12 machine needs
+#   make demo       deps, build, then the main job in the lab VM
+#   make check      deps, build, then every test: unit, lint, lab kselftests
+#   make install    on a real host: module, provider, libibverbs config
+#   make C=1        also runs sparse over the module
+
+# Where we are when invoked as a kbuild external module (M=...), kbuild reads
+# Kbuild, not this file; everything below is for the user-facing targets.
+TOP := $(CURDIR)
+
+ifndef KDIR
+LAB_KVER := $(shell $(TOP)/scripts/lab-kernel 2>/dev/null)
+KDIR := /lib/modules/$(LAB_KVER)/build
+endif
+KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+		$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+
+MODULE := drivers/infiniband/sw/mrc/mrc.ko
+PROVIDER_DIR := rdma-core-provider
+DESTDIR ?=
+
+.PHONY: all module provider unit deps check check-unit check-lab lint demo \
+	install install-module install-provider clean help
+
+all: module provider unit
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+module:
+	@test -e $(KDIR)/Makefile || { \
+		echo "error: no kernel build tree at KDIR=$(KDIR)"; \
+		echo "  run 'make deps', or set KDIR=/lib/modules/\$$(uname -r)/build"; \
+		exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+
+provider:
+	$(MAKE) -C $(PROVIDER_DIR)
+
+unit:
+	$(MAKE) -C selftests/unit
+	$(MAKE) -C selftests/mrc
+
+deps:
+	@scripts/setup
+
+check-unit: unit
+	$(MAKE) -s -C selftests/unit run
+
+# deps first, then a fresh make: KDIR is only known once headers exist.
+check: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/run-tests
+
+check-lab: all
+	@scripts/run-tests --lab-only
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/main-job
+
+lint:
+	@scripts/lint
+
+install: install-module install-provider
+
+install-module: module
+	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=extra modules_install
+	depmod -a $(KVER)
+
+install-provider: provider
+	$(MAKE) -C $(PROVIDER_DIR) install DESTDIR=$(DESTDIR)
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(TOP) clean
+	$(MAKE) -C $(PROVIDER_DIR) clean
+	$(MAKE) -C selftests/unit clean
+	$(MAKE) -C selftests/mrc clean

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Device and port attributes of an mrc device, and its registration with
+ * ib_core.
+ */
+#include <linux/netdevice.h>
+#include <linux/if_arp.h>
+#include <net/addrconf.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/mrc-abi.h>
+
+#include "mrc.h"
+
+static void mrc_init_device_attr(struct mrc_dev *mdev)
+{
+	struct ib_device_attr *attr = &mdev->attr;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->vendor_id = MRC_VENDOR_ID;
+	attr->vendor_part_id = MRC_VENDOR_PART_ID;
+	attr->hw_ver = MRC_HW_VERSION;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->max_pd = MRC_MAX_PD;
+	attr->max_pkeys = MRC_PORT_PKEY_TABLE_LEN;
+	/* `rdma link delete` is how users remove a soft device. */
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
+			    mdev->ndev->dev_addr);
+}
+
+enum ib_port_state mrc_netdev_port_state(struct net_device *ndev)
+{
+	return netif_running(ndev) && netif_carrier_ok(ndev) ?
+		IB_PORT_ACTIVE : IB_PORT_DOWN;
+}
+
+/*
+ * Called from the netdev notifier on every state-relevant event; it sends an
+ * IB event only when the port state really changed, so consumers see one
+ * PORT_ACTIVE or PORT_ERR per transition however many netdev events fire.
+ */
+void mrc_port_state_changed(struct mrc_dev *mdev)
+{
+	enum ib_port_state now = mrc_netdev_port_state(mdev->ndev);
+	struct ib_event event = {
+		.device = &mdev->ib_dev,
+		.element.port_num = 1,
+	};
+	bool changed;
+
+	spin_lock_bh(&mdev->port_lock);
+	changed = mdev->port_state != now;
+	mdev->port_state = now;
+	spin_unlock_bh(&mdev->port_lock);
+
+	if (!changed)
+		return;
+
+	event.event = now == IB_PORT_ACTIVE ? IB_EVENT_PORT_ACTIVE :
+					      IB_EVENT_PORT_ERR;
+	ib_dispatch_event(&event);
+	dev_info(&mdev->ib_dev.dev, "port %s on %s\n",
+		 now == IB_PORT_ACTIVE ? "active" : "down", mdev->ndev->name);
+}
+
+int mrc_device_register(struct mrc_dev *mdev, const char *name)
+{
+	struct ib_device *ibdev = &mdev->ib_dev;
+	int err;
+
+	spin_lock_init(&mdev->port_lock);
+	mdev->port_state = mrc_netdev_port_state(mdev->ndev);
+	atomic_set(&mdev->num_ucontexts, 0);
+	atomic_set(&mdev->num_pds, 0);
+	mrc_init_device_attr(mdev);
+
+	strscpy(ibdev->node_desc, "soft-MRC", sizeof(ibdev->node_desc));
+	ibdev->node_type = RDMA_NODE_IB_CA;
+	ibdev->phys_port_cnt = 1;
+	ibdev->num_comp_vectors = num_possible_cpus();
+	ibdev->node_guid = mdev->attr.sys_image_guid;
+	ib_set_device_ops(ibdev, &mrc_dev_ops);
+
+	err = ib_device_set_netdev(ibdev, mdev->ndev, 1);
+	if (err)
+		return err;
+
+	/*
+	 * No DMA device: ib_core then keeps kernel virtual addresses in SGEs,
+	 * which is what a software device copies from.
+	 */
+	return ib_register_device(ibdev, name, NULL);
+}

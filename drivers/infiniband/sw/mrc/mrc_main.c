@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Module entry points, `rdma link add ... type mrc`, the list of mrc
+ * devices, and the netdev events that drive them.
+ */
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/if_arp.h>
+#include <linux/rtnetlink.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_netlink.h>
+#include <rdma/mrc-abi.h>
+
+#include "mrc.h"
+
+static LIST_HEAD(mrc_devices);
+static DEFINE_MUTEX(mrc_devices_lock);
+
+/* dealloc_driver: the device is unregistered and will never be used again. */
+void mrc_dev_mark_dead(struct mrc_dev *mdev)
+{
+	mutex_lock(&mrc_devices_lock);
+	mdev->dead = true;
+	mutex_unlock(&mrc_devices_lock);
+
+	netdev_put(mdev->ndev, &mdev->ndev_tracker);
+}
+
+/*
+ * Drops the list's reference of every dead device. ib_unregister_device() on
+ * an already unregistered device only waits for a concurrent unregistration
+ * (and so our dealloc_driver) to return, which fences module unload.
+ */
+static void mrc_reap_dead(void)
+{
+	struct mrc_dev *mdev, *next;
+	LIST_HEAD(dead);
+
+	mutex_lock(&mrc_devices_lock);
+	list_for_each_entry_safe(mdev, next, &mrc_devices, list)
+		if (mdev->dead)
+			list_move(&mdev->list, &dead);
+	mutex_unlock(&mrc_devices_lock);
+
+	list_for_each_entry_safe(mdev, next, &dead, list) {
+		list_del(&mdev->list);
+		ib_unregister_device(&mdev->ib_dev);
+		put_device(&mdev->ib_dev.dev);
+	}
+}
+
+static void mrc_unregister_all(void)
+{
+	struct mrc_dev *mdev;
+
+	mutex_lock(&mrc_devices_lock);
+	while ((mdev = list_first_entry_or_null(&mrc_devices, struct mrc_dev,
+						list))) {
+		list_del(&mdev->list);
+		mutex_unlock(&mrc_devices_lock);
+
+		ib_unregister_device(&mdev->ib_dev);
+		put_device(&mdev->ib_dev.dev);
+
+		mutex_lock(&mrc_devices_lock);
+	}
+	mutex_unlock(&mrc_devices_lock);
+}
+
+/* Caller holds mrc_devices_lock. */
+static struct mrc_dev *mrc_find_by_netdev(struct net_device *ndev)
+{
+	struct mrc_dev *mdev;
+
+	list_for_each_entry(mdev, &mrc_devices, list)
+		if (!mdev->dead && mdev->ndev == ndev)
+			return mdev;
+	return NULL;
+}
+
+static int mrc_check_newlink(const char *name, struct net_device *ndev)
+{
+	struct ib_device *existing;
+
+	/*
+	 * libibverbs binds our provider by this prefix; a device named
+	 * otherwise would exist but be unusable from userspace.
+	 */
+	if (strncmp(name, MRC_DEVICE_NAME_PREFIX,
+		    strlen(MRC_DEVICE_NAME_PREFIX))) {
+		pr_err("device name %s must start with \"%s\"\n", name,
+		       MRC_DEVICE_NAME_PREFIX);
+		return -EINVAL;
+	}
+
+	if (ndev->type != ARPHRD_ETHER) {
+		pr_err("%s is not an Ethernet device (type %u)\n", ndev->name,
+		       ndev->type);
+		return -EOPNOTSUPP;
+	}
+
+	/* ib_core would say -ENFILE, which misleads; say what is wrong. */
+	existing = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
+	if (existing) {
+		ib_device_put(existing);
+		pr_err("an RDMA device named %s already exists\n", name);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/*
+ * A netdev that started unregistering while we registered would never send
+ * us NETDEV_UNREGISTER again, and its unregistration would wait forever for
+ * our reference. Checked under rtnl_lock, the same lock the notifier runs
+ * under, so exactly one of the two paths queues the unregistration.
+ */
+static void mrc_unregister_if_netdev_gone(struct mrc_dev *mdev)
+{
+	/* try_get fails if `rdma link delete` already got there. */
+	if (!ib_device_try_get(&mdev->ib_dev))
+		return;
+
+	rtnl_lock();
+	if (mdev->ndev->reg_state != NETREG_REGISTERED)
+		ib_unregister_device_queued(&mdev->ib_dev);
+	rtnl_unlock();
+	ib_device_put(&mdev->ib_dev);
+}
+
+static int mrc_newlink(const char *name, struct net_device *ndev)
+{
+	struct mrc_dev *mdev;
+	int err;
+
+	mrc_reap_dead();
+
+	err = mrc_check_newlink(name, ndev);
+	if (err)
+		return err;
+
+	mdev = ib_alloc_device(mrc_dev, ib_dev);
+	if (!mdev)
+		return -ENOMEM;
+
+	mdev->ndev = ndev;
+	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
+
+	mutex_lock(&mrc_devices_lock);
+	if (mrc_find_by_netdev(ndev)) {
+		mutex_unlock(&mrc_devices_lock);
+		pr_err("%s already has an mrc device\n", ndev->name);
+		err = -EEXIST;
+		goto err_free;
+	}
+	get_device(&mdev->ib_dev.dev);
+	list_add_tail(&mdev->list, &mrc_devices);
+	mutex_unlock(&mrc_devices_lock);
+
+	err = mrc_device_register(mdev, name);
+	if (err) {
+		pr_err("registering %s on %s failed: %d\n", name, ndev->name,
+		       err);
+		mutex_lock(&mrc_devices_lock);
+		list_del(&mdev->list);
+		mutex_unlock(&mrc_devices_lock);
+		put_device(&mdev->ib_dev.dev);
+		/* dealloc_driver drops the netdev reference. */
+		ib_dealloc_device(&mdev->ib_dev);
+		return err;
+	}
+
+	mrc_unregister_if_netdev_gone(mdev);
+	dev_info(&mdev->ib_dev.dev, "created on %s\n", ndev->name);
+	return 0;
+
+err_free:
+	netdev_put(ndev, &mdev->ndev_tracker);
+	/* Ops are not set yet, so this frees without calling dealloc_driver. */
+	ib_dealloc_device(&mdev->ib_dev);
+	return err;
+}
+
+static struct rdma_link_ops mrc_link_ops = {
+	.type = "mrc",
+	.newlink = mrc_newlink,
+};
+
+static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct mrc_dev *mdev;
+
+	switch (event) {
+	case NETDEV_UNREGISTER:
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+
+	mutex_lock(&mrc_devices_lock);
+	mdev = mrc_find_by_netdev(ndev);
+	/* A device not yet (or no longer) registered is not ours to touch. */
+	if (!mdev || !ib_device_try_get(&mdev->ib_dev)) {
+		mutex_unlock(&mrc_devices_lock);
+		return NOTIFY_DONE;
+	}
+	mutex_unlock(&mrc_devices_lock);
+
+	if (event == NETDEV_UNREGISTER)
+		ib_unregister_device_queued(&mdev->ib_dev);
+	else
+		mrc_port_state_changed(mdev);
+
+	ib_device_put(&mdev->ib_dev);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block mrc_netdev_notifier = {
+	.notifier_call = mrc_netdev_event,
+};
+
+static int __init mrc_module_init(void)
+{
+	int err;
+
+	err = register_netdevice_notifier(&mrc_netdev_notifier);
+	if (err)
+		return err;
+
+	rdma_link_register(&mrc_link_ops);
+	pr_info("loaded (uverbs ABI %d)\n", MRC_UVERBS_ABI_VERSION);
+	return 0;
+}
+
+static void __exit mrc_module_exit(void)
+{
+	/* Waits for newlink calls in flight; no new device after this. */
+	rdma_link_unregister(&mrc_link_ops);
+	mrc_unregister_all();
+	unregister_netdevice_notifier(&mrc_netdev_notifier);
+	pr_info("unloaded\n");
+}
+
+module_init(mrc_module_init);
+module_exit(mrc_module_exit);
+
+MODULE_AUTHOR("soft-MRC developers");
+MODULE_DESCRIPTION("Multipath Reliable Connection (MRC) software RDMA device");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_ALIAS_RDMA_LINK("mrc");

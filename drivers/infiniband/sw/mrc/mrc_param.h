@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Limits and fixed attributes the mrc device advertises. Each limit that a
+ * verb enforces is enforced against the value here, so what ibv_devinfo
+ * prints is what the device really accepts.
+ */
+#ifndef MRC_PARAM_H
+#define MRC_PARAM_H
+
+#include <linux/sizes.h>
+
+/* No IEEE OUI is assigned to soft-MRC; 0 says "no vendor". */
+#define MRC_VENDOR_ID			0
+#define MRC_VENDOR_PART_ID		0x4d52	/* "MR" */
+#define MRC_HW_VERSION			1
+
+#define MRC_MAX_UCONTEXT		512
+#define MRC_MAX_PD			0x10000
+
+#define MRC_PORT_GID_TABLE_LEN		128
+#define MRC_PORT_PKEY_TABLE_LEN		1
+#define MRC_DEFAULT_PKEY		0xffff
+#define MRC_PORT_MAX_MSG_SIZE		SZ_2G
+
+/*
+ * Bytes of each Ethernet frame that are not RDMA payload: the outer IPv6
+ * header (the larger of the two IP versions), UDP, and a budget reserved for
+ * MRC's transport headers. The active MTU is the largest IB MTU that fits in
+ * what is left of the netdev's MTU.
+ */
+#define MRC_IP_UDP_OVERHEAD		(40 + 8)
+#define MRC_TRANSPORT_HEADER_BUDGET	64
+#define MRC_ENCAP_OVERHEAD \
+	(MRC_IP_UDP_OVERHEAD + MRC_TRANSPORT_HEADER_BUDGET)
+
+#endif /* MRC_PARAM_H */
