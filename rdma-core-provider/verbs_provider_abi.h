@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The libibverbs provider ABI, as far as soft-MRC uses it.
+ *
+ * rdma-core does not install the header that describes its provider ABI
+ * (libibverbs/driver.h and kern-abi.h are internal to the rdma-core tree),
+ * so an out-of-tree provider has to declare that ABI itself. These are our
+ * own declarations, written from the rdma-core sources; they are meant to be
+ * checked, not trusted, hence the asserts at the end of this file.
+ *
+ * Which rdma-core releases this matches
+ * -------------------------------------
+ * Every rdma-core release from v36.0 up to and including v56.x: in all of
+ * their tags (stable releases included) the five provider structs below,
+ * the public structs they embed (verbs_context, ibv_context, ibv_device) and
+ * the prototypes we use have identical text, and all of them export the
+ * private symbols under the version node IBVERBS_PRIVATE_34.
+ *
+ * The symbol version alone is not enough to trust a libibverbs, because
+ * rdma-core changed layouts without bumping it:
+ *  - v34.x and v35.x also export IBVERBS_PRIVATE_34, but v35 inserted
+ *    import_dm and unimport_dm into struct verbs_context_ops and num_ports
+ *    into struct verbs_sysfs_dev, and v36 inserted query_qp_data_in_order,
+ *    so on those releases every op after the inserted slots sits at a
+ *    different offset.
+ *  - v57 moved to IBVERBS_PRIVATE_57 (and later releases to _59, _64, ...).
+ * check-abi.sh therefore checks both the symbol version and the rdma-core
+ * release of the installed libibverbs before we link against it.
+ *
+ * How the numbers in the asserts were derived
+ * -------------------------------------------
+ * rdma-core v44.0 (the release Debian 12 ships) was configured with cmake in
+ * a scratch directory, which publishes driver.h, kern-abi.h and the generated
+ * kernel-abi headers there. A throwaway C program including that driver.h
+ * printed sizeof() of each struct below and offsetof() of every member, on
+ * x86_64. Neither the scratch tree nor the program is part of this project;
+ * only the printed numbers are copied into the asserts. The slot numbers of
+ * verbs_context_ops are those offsets divided by the pointer size.
+ */
+#ifndef MRC_VERBS_PROVIDER_ABI_H
+#define MRC_VERBS_PROVIDER_ABI_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/ib_user_verbs.h>
+
+/* Only used through pointers in ops we do not implement. */
+struct verbs_mr;
+
+/* ccan's struct list_node; libibverbs links our device into its lists. */
+struct verbs_list_node {
+	struct verbs_list_node *next;
+	struct verbs_list_node *prev;
+};
+
+/* Values of verbs_match_ent.kind that we use. */
+enum {
+	VERBS_MATCH_SENTINEL = 0,	/* end of a match table */
+	VERBS_MATCH_MODALIAS = 2,	/* fnmatch() pattern in u.modalias */
+};
+
+/*
+ * One entry of a provider's match table. libibverbs walks the table until
+ * kind == VERBS_MATCH_SENTINEL; for VERBS_MATCH_MODALIAS it fnmatch()es
+ * u.modalias against "rdma_device:N<ibdev name>" and, failing that, against
+ * the parent device's modalias file.
+ */
+struct verbs_match_ent {
+	void *driver_data;		/* opaque to libibverbs */
+	union {
+		const char *modalias;	/* VERBS_MATCH_MODALIAS pattern */
+		uint64_t driver_id;	/* enum rdma_driver_id */
+	} u;
+	uint16_t vendor;		/* PCI ids, when matching PCI devices */
+	uint16_t device;
+	uint8_t kind;
+};
+
+/*
+ * What libibverbs learnt about an RDMA device from sysfs and netlink. It owns
+ * this struct; providers only read it (we read match and driver_id). It is
+ * declared in full so that the offsets of those two can be asserted.
+ */
+struct verbs_sysfs_dev {
+	struct verbs_list_node entry;
+	void *provider_data;
+	/* The table entry that matched, or NULL. */
+	const struct verbs_match_ent *match;
+	unsigned int flags;
+	char sysfs_name[IBV_SYSFS_NAME_MAX];	/* "uverbs0" */
+	dev_t sysfs_cdev;
+	char ibdev_name[IBV_SYSFS_NAME_MAX];	/* "mrc0" */
+	char ibdev_path[IBV_SYSFS_PATH_MAX];
+	char modalias[512];
+	uint64_t node_guid;
+	uint32_t driver_id;			/* enum rdma_driver_id */
+	enum ibv_node_type node_type;
+	int ibdev_idx;
+	uint32_t num_ports;
+	uint32_t abi_ver;			/* sysfs abi_version */
+	struct timespec time_created;
+};
+
+struct verbs_device;
+
+/*
+ * How a provider introduces itself to libibverbs. libibverbs keeps the
+ * pointer passed to verbs_register_driver_34(), so this must stay alive for
+ * the life of the process (static storage).
+ */
+struct verbs_device_ops {
+	const char *name;
+
+	/* Range of sysfs abi_version the provider accepts. */
+	uint32_t match_min_abi_version;
+	uint32_t match_max_abi_version;
+	const struct verbs_match_ent *match_table;
+	/* Only for providers linked statically into libibverbs. */
+	const struct verbs_device_ops **static_providers;
+
+	/* Called after the table match; has the final say. */
+	bool (*match_device)(struct verbs_sysfs_dev *sysfs_dev);
+
+	/* Takes ownership of cmd_fd, closing it on failure. */
+	struct verbs_context *(*alloc_context)(struct ibv_device *device,
+					       int cmd_fd, void *private_data);
+	struct verbs_context *(*import_context)(struct ibv_device *device,
+						int cmd_fd);
+
+	struct verbs_device *(*alloc_device)(struct verbs_sysfs_dev *sysfs_dev);
+	void (*uninit_device)(struct verbs_device *device);
+};
+
+/*
+ * The per-device object. The provider allocates it (zeroed) in
+ * alloc_device, usually embedded in a bigger struct; libibverbs fills in
+ * every field and hands it back to uninit_device when the last reference
+ * goes away.
+ */
+struct verbs_device {
+	struct ibv_device device;		/* what applications see */
+	const struct verbs_device_ops *ops;
+	atomic_int refcount;
+	struct verbs_list_node entry;		/* in libibverbs' list */
+	struct verbs_sysfs_dev *sysfs;
+	uint64_t core_support;			/* from GET_CONTEXT */
+};
+
+/*
+ * Every context op a provider may supply. verbs_set_ops() reads each slot by
+ * its offset as compiled into libibverbs and copies the non-NULL ones over
+ * the EOPNOTSUPP defaults that verbs_init_context() installed, so this
+ * declaration must have every slot, in rdma-core's (alphabetical) order,
+ * even those we leave NULL.
+ */
+struct verbs_context_ops {
+	int (*advise_mr)(struct ibv_pd *, enum ibv_advise_mr_advice, uint32_t,
+			 struct ibv_sge *, uint32_t);
+	struct ibv_dm *(*alloc_dm)(struct ibv_context *,
+				   struct ibv_alloc_dm_attr *);
+	struct ibv_mw *(*alloc_mw)(struct ibv_pd *, enum ibv_mw_type);
+	struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *);
+	struct ibv_pd *(*alloc_parent_domain)(
+		struct ibv_context *, struct ibv_parent_domain_init_attr *);
+	struct ibv_pd *(*alloc_pd)(struct ibv_context *);
+	struct ibv_td *(*alloc_td)(struct ibv_context *,
+				   struct ibv_td_init_attr *);
+	void (*async_event)(struct ibv_context *, struct ibv_async_event *);
+	int (*attach_counters_point_flow)(struct ibv_counters *,
+					  struct ibv_counter_attach_attr *,
+					  struct ibv_flow *);
+	int (*attach_mcast)(struct ibv_qp *, const union ibv_gid *, uint16_t);
+	int (*bind_mw)(struct ibv_qp *, struct ibv_mw *, struct ibv_mw_bind *);
+	int (*close_xrcd)(struct ibv_xrcd *);
+	void (*cq_event)(struct ibv_cq *);
+	struct ibv_ah *(*create_ah)(struct ibv_pd *, struct ibv_ah_attr *);
+	struct ibv_counters *(*create_counters)(
+		struct ibv_context *, struct ibv_counters_init_attr *);
+	struct ibv_cq *(*create_cq)(struct ibv_context *, int,
+				    struct ibv_comp_channel *, int);
+	struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *,
+					  struct ibv_cq_init_attr_ex *);
+	struct ibv_flow *(*create_flow)(struct ibv_qp *,
+					struct ibv_flow_attr *);
+	struct ibv_flow_action *(*create_flow_action_esp)(
+		struct ibv_context *, struct ibv_flow_action_esp_attr *);
+	struct ibv_qp *(*create_qp)(struct ibv_pd *, struct ibv_qp_init_attr *);
+	struct ibv_qp *(*create_qp_ex)(struct ibv_context *,
+				       struct ibv_qp_init_attr_ex *);
+	struct ibv_rwq_ind_table *(*create_rwq_ind_table)(
+		struct ibv_context *, struct ibv_rwq_ind_table_init_attr *);
+	struct ibv_srq *(*create_srq)(struct ibv_pd *,
+				      struct ibv_srq_init_attr *);
+	struct ibv_srq *(*create_srq_ex)(struct ibv_context *,
+					 struct ibv_srq_init_attr_ex *);
+	struct ibv_wq *(*create_wq)(struct ibv_context *,
+				    struct ibv_wq_init_attr *);
+	int (*dealloc_mw)(struct ibv_mw *);
+	int (*dealloc_pd)(struct ibv_pd *);
+	int (*dealloc_td)(struct ibv_td *);
+	int (*dereg_mr)(struct verbs_mr *);
+	int (*destroy_ah)(struct ibv_ah *);
+	int (*destroy_counters)(struct ibv_counters *);
+	int (*destroy_cq)(struct ibv_cq *);
+	int (*destroy_flow)(struct ibv_flow *);
+	int (*destroy_flow_action)(struct ibv_flow_action *);
+	int (*destroy_qp)(struct ibv_qp *);
+	int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *);
+	int (*destroy_srq)(struct ibv_srq *);
+	int (*destroy_wq)(struct ibv_wq *);
+	int (*detach_mcast)(struct ibv_qp *, const union ibv_gid *, uint16_t);
+	void (*free_context)(struct ibv_context *);
+	int (*free_dm)(struct ibv_dm *);
+	int (*get_srq_num)(struct ibv_srq *, uint32_t *);
+	struct ibv_dm *(*import_dm)(struct ibv_context *, uint32_t);
+	struct ibv_mr *(*import_mr)(struct ibv_pd *, uint32_t);
+	struct ibv_pd *(*import_pd)(struct ibv_context *, uint32_t);
+	int (*modify_cq)(struct ibv_cq *, struct ibv_modify_cq_attr *);
+	int (*modify_flow_action_esp)(struct ibv_flow_action *,
+				      struct ibv_flow_action_esp_attr *);
+	int (*modify_qp)(struct ibv_qp *, struct ibv_qp_attr *, int);
+	int (*modify_qp_rate_limit)(struct ibv_qp *,
+				    struct ibv_qp_rate_limit_attr *);
+	int (*modify_srq)(struct ibv_srq *, struct ibv_srq_attr *, int);
+	int (*modify_wq)(struct ibv_wq *, struct ibv_wq_attr *);
+	struct ibv_qp *(*open_qp)(struct ibv_context *,
+				  struct ibv_qp_open_attr *);
+	struct ibv_xrcd *(*open_xrcd)(struct ibv_context *,
+				      struct ibv_xrcd_init_attr *);
+	int (*poll_cq)(struct ibv_cq *, int, struct ibv_wc *);
+	int (*post_recv)(struct ibv_qp *, struct ibv_recv_wr *,
+			 struct ibv_recv_wr **);
+	int (*post_send)(struct ibv_qp *, struct ibv_send_wr *,
+			 struct ibv_send_wr **);
+	int (*post_srq_ops)(struct ibv_srq *, struct ibv_ops_wr *,
+			    struct ibv_ops_wr **);
+	int (*post_srq_recv)(struct ibv_srq *, struct ibv_recv_wr *,
+			     struct ibv_recv_wr **);
+	int (*query_device_ex)(struct ibv_context *,
+			       const struct ibv_query_device_ex_input *,
+			       struct ibv_device_attr_ex *, size_t);
+	int (*query_ece)(struct ibv_qp *, struct ibv_ece *);
+	int (*query_port)(struct ibv_context *, uint8_t,
+			  struct ibv_port_attr *);
+	int (*query_qp)(struct ibv_qp *, struct ibv_qp_attr *, int,
+			struct ibv_qp_init_attr *);
+	int (*query_qp_data_in_order)(struct ibv_qp *, enum ibv_wr_opcode,
+				      uint32_t);
+	int (*query_rt_values)(struct ibv_context *, struct ibv_values_ex *);
+	int (*query_srq)(struct ibv_srq *, struct ibv_srq_attr *);
+	int (*read_counters)(struct ibv_counters *, uint64_t *, uint32_t,
+			     uint32_t);
+	struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *, struct ibv_dm *, uint64_t,
+				    size_t, unsigned int);
+	struct ibv_mr *(*reg_dmabuf_mr)(struct ibv_pd *, uint64_t, size_t,
+					uint64_t, int, int);
+	struct ibv_mr *(*reg_mr)(struct ibv_pd *, void *, size_t, uint64_t,
+				 int);
+	int (*req_notify_cq)(struct ibv_cq *, int);
+	int (*rereg_mr)(struct verbs_mr *, int, struct ibv_pd *, void *,
+			size_t, int);
+	int (*resize_cq)(struct ibv_cq *, int);
+	int (*set_ece)(struct ibv_qp *, struct ibv_ece *);
+	void (*unimport_dm)(struct ibv_dm *);
+	void (*unimport_mr)(struct ibv_mr *);
+	void (*unimport_pd)(struct ibv_pd *);
+};
+
+/*
+ * Legacy write() command buffers that the ibv_cmd_* helpers below take: the
+ * uverbs command header followed by the kernel's request struct, then any
+ * driver-private request. rdma-core calls these struct ibv_get_context,
+ * struct ibv_query_port and struct ibv_alloc_pd; we use other names so they
+ * are not mistaken for the public functions of those names. libibverbs
+ * fills in hdr (and the port number) itself; the helpers treat everything
+ * past the core request as driver data.
+ */
+struct verbs_cmd_get_context {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_get_context core_payload;
+};
+
+struct verbs_cmd_query_port {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_query_port core_payload;
+};
+
+struct verbs_cmd_alloc_pd {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_alloc_pd core_payload;
+};
+
+/*
+ * Private functions of libibverbs, all versioned IBVERBS_PRIVATE_34.
+ * Unless noted, ibv_cmd_* return 0 or a positive errno value.
+ */
+
+void verbs_register_driver_34(const struct verbs_device_ops *ops);
+
+/*
+ * Allocates alloc_size zeroed bytes, of which the verbs_context sits at byte
+ * offset (uintptr_t)context_offset, and initialises that context with the
+ * EOPNOTSUPP ops. Returns the allocation, or NULL with errno set and cmd_fd
+ * closed.
+ */
+void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
+				    size_t alloc_size,
+				    struct verbs_context *context_offset,
+				    uint32_t driver_id);
+/* Undoes the above except the free(); also closes cmd_fd and async_fd. */
+void verbs_uninit_context(struct verbs_context *context);
+void verbs_set_ops(struct verbs_context *context,
+		   const struct verbs_context_ops *ops);
+
+/* resp_size counts the core response plus the driver-private tail. */
+int ibv_cmd_get_context(struct verbs_context *context,
+			struct verbs_cmd_get_context *cmd, size_t cmd_size,
+			struct ib_uverbs_get_context_resp *resp,
+			size_t resp_size);
+/* resp and resp_size may both be NULL when no driver data is wanted. */
+int ibv_cmd_query_device_any(struct ibv_context *context,
+			     const struct ibv_query_device_ex_input *input,
+			     struct ibv_device_attr_ex *attr, size_t attr_size,
+			     struct ib_uverbs_ex_query_device_resp *resp,
+			     size_t *resp_size);
+int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num,
+		       struct ibv_port_attr *port_attr,
+		       struct verbs_cmd_query_port *cmd, size_t cmd_size);
+int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
+		     struct verbs_cmd_alloc_pd *cmd, size_t cmd_size,
+		     struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size);
+int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
+
+/*
+ * Layout checks against rdma-core v44.0 on x86_64 (see the top of this
+ * file). The byte counts assume LP64.
+ */
+_Static_assert(sizeof(void *) == 8 && sizeof(long) == 8,
+	       "verbs provider ABI layouts below were derived for LP64");
+
+#define VERBS_ABI_ASSERT_OFFSET(type, member, offset)			\
+	_Static_assert(offsetof(struct type, member) == (offset),	\
+		       #type "." #member " is not at byte " #offset	\
+		       " as in rdma-core v44.0")
+#define VERBS_ABI_ASSERT_SIZE(type, size)				\
+	_Static_assert(sizeof(struct type) == (size),			\
+		       "sizeof(struct " #type ") is not " #size		\
+		       " as in rdma-core v44.0")
+
+/* Public structs from the installed verbs.h that the ones above embed. */
+VERBS_ABI_ASSERT_SIZE(ibv_device, 664);
+VERBS_ABI_ASSERT_SIZE(verbs_context, 648);
+VERBS_ABI_ASSERT_OFFSET(verbs_context, priv, 208);
+VERBS_ABI_ASSERT_OFFSET(verbs_context, context, 320);
+
+VERBS_ABI_ASSERT_SIZE(verbs_match_ent, 24);
+VERBS_ABI_ASSERT_OFFSET(verbs_match_ent, driver_data, 0);
+VERBS_ABI_ASSERT_OFFSET(verbs_match_ent, u.modalias, 8);
+VERBS_ABI_ASSERT_OFFSET(verbs_match_ent, u.driver_id, 8);
+VERBS_ABI_ASSERT_OFFSET(verbs_match_ent, vendor, 16);
+VERBS_ABI_ASSERT_OFFSET(verbs_match_ent, device, 18);
+VERBS_ABI_ASSERT_OFFSET(verbs_match_ent, kind, 20);
+
+VERBS_ABI_ASSERT_SIZE(verbs_sysfs_dev, 992);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, entry, 0);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, provider_data, 16);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, match, 24);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, flags, 32);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, sysfs_name, 36);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, sysfs_cdev, 104);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, ibdev_name, 112);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, ibdev_path, 176);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, modalias, 432);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, node_guid, 944);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, driver_id, 952);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, node_type, 956);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, ibdev_idx, 960);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, num_ports, 964);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, abi_ver, 968);
+VERBS_ABI_ASSERT_OFFSET(verbs_sysfs_dev, time_created, 976);
+
+VERBS_ABI_ASSERT_SIZE(verbs_device_ops, 72);
+VERBS_ABI_ASSERT_OFFSET(verbs_device_ops, name, 0);
+VERBS_ABI_ASSERT_OFFSET(verbs_device_ops, match_min_abi_version, 8);
+VERBS_ABI_ASSERT_OFFSET(verbs_device_ops, match_max_abi_version, 12);
+VERBS_ABI_ASSERT_OFFSET(verbs_device_ops, match_table, 16);
+VERBS_ABI_ASSERT_OFFSET(verbs_device_ops, static_providers, 24);
+VERBS_ABI_ASSERT_OFFSET(verbs_device_ops, match_device, 32);
+VERBS_ABI_ASSERT_OFFSET(verbs_device_ops, alloc_context, 40);
+VERBS_ABI_ASSERT_OFFSET(verbs_device_ops, import_context, 48);
+VERBS_ABI_ASSERT_OFFSET(verbs_device_ops, alloc_device, 56);
+VERBS_ABI_ASSERT_OFFSET(verbs_device_ops, uninit_device, 64);
+
+VERBS_ABI_ASSERT_SIZE(verbs_device, 712);
+VERBS_ABI_ASSERT_OFFSET(verbs_device, device, 0);
+VERBS_ABI_ASSERT_OFFSET(verbs_device, ops, 664);
+VERBS_ABI_ASSERT_OFFSET(verbs_device, refcount, 672);
+VERBS_ABI_ASSERT_OFFSET(verbs_device, entry, 680);
+VERBS_ABI_ASSERT_OFFSET(verbs_device, sysfs, 696);
+VERBS_ABI_ASSERT_OFFSET(verbs_device, core_support, 704);
+
+/* 76 slots of one function pointer each. */
+VERBS_ABI_ASSERT_SIZE(verbs_context_ops, 608);
+#define VERBS_ABI_ASSERT_OP_SLOT(op, slot)				\
+	VERBS_ABI_ASSERT_OFFSET(verbs_context_ops, op, (slot) * 8)
+VERBS_ABI_ASSERT_OP_SLOT(advise_mr, 0);
+VERBS_ABI_ASSERT_OP_SLOT(alloc_dm, 1);
+VERBS_ABI_ASSERT_OP_SLOT(alloc_mw, 2);
+VERBS_ABI_ASSERT_OP_SLOT(alloc_null_mr, 3);
+VERBS_ABI_ASSERT_OP_SLOT(alloc_parent_domain, 4);
+VERBS_ABI_ASSERT_OP_SLOT(alloc_pd, 5);
+VERBS_ABI_ASSERT_OP_SLOT(alloc_td, 6);
+VERBS_ABI_ASSERT_OP_SLOT(async_event, 7);
+VERBS_ABI_ASSERT_OP_SLOT(attach_counters_point_flow, 8);
+VERBS_ABI_ASSERT_OP_SLOT(attach_mcast, 9);
+VERBS_ABI_ASSERT_OP_SLOT(bind_mw, 10);
+VERBS_ABI_ASSERT_OP_SLOT(close_xrcd, 11);
+VERBS_ABI_ASSERT_OP_SLOT(cq_event, 12);
+VERBS_ABI_ASSERT_OP_SLOT(create_ah, 13);
+VERBS_ABI_ASSERT_OP_SLOT(create_counters, 14);
+VERBS_ABI_ASSERT_OP_SLOT(create_cq, 15);
+VERBS_ABI_ASSERT_OP_SLOT(create_cq_ex, 16);
+VERBS_ABI_ASSERT_OP_SLOT(create_flow, 17);
+VERBS_ABI_ASSERT_OP_SLOT(create_flow_action_esp, 18);
+VERBS_ABI_ASSERT_OP_SLOT(create_qp, 19);
+VERBS_ABI_ASSERT_OP_SLOT(create_qp_ex, 20);
+VERBS_ABI_ASSERT_OP_SLOT(create_rwq_ind_table, 21);
+VERBS_ABI_ASSERT_OP_SLOT(create_srq, 22);
+VERBS_ABI_ASSERT_OP_SLOT(create_srq_ex, 23);
+VERBS_ABI_ASSERT_OP_SLOT(create_wq, 24);
+VERBS_ABI_ASSERT_OP_SLOT(dealloc_mw, 25);
+VERBS_ABI_ASSERT_OP_SLOT(dealloc_pd, 26);
+VERBS_ABI_ASSERT_OP_SLOT(dealloc_td, 27);
+VERBS_ABI_ASSERT_OP_SLOT(dereg_mr, 28);
+VERBS_ABI_ASSERT_OP_SLOT(destroy_ah, 29);
+VERBS_ABI_ASSERT_OP_SLOT(destroy_counters, 30);
+VERBS_ABI_ASSERT_OP_SLOT(destroy_cq, 31);
+VERBS_ABI_ASSERT_OP_SLOT(destroy_flow, 32);
+VERBS_ABI_ASSERT_OP_SLOT(destroy_flow_action, 33);
+VERBS_ABI_ASSERT_OP_SLOT(destroy_qp, 34);
+VERBS_ABI_ASSERT_OP_SLOT(destroy_rwq_ind_table, 35);
+VERBS_ABI_ASSERT_OP_SLOT(destroy_srq, 36);
+VERBS_ABI_ASSERT_OP_SLOT(destroy_wq, 37);
+VERBS_ABI_ASSERT_OP_SLOT(detach_mcast, 38);
+VERBS_ABI_ASSERT_OP_SLOT(free_context, 39);
+VERBS_ABI_ASSERT_OP_SLOT(free_dm, 40);
+VERBS_ABI_ASSERT_OP_SLOT(get_srq_num, 41);
+VERBS_ABI_ASSERT_OP_SLOT(import_dm, 42);
+VERBS_ABI_ASSERT_OP_SLOT(import_mr, 43);
+VERBS_ABI_ASSERT_OP_SLOT(import_pd, 44);
+VERBS_ABI_ASSERT_OP_SLOT(modify_cq, 45);
+VERBS_ABI_ASSERT_OP_SLOT(modify_flow_action_esp, 46);
+VERBS_ABI_ASSERT_OP_SLOT(modify_qp, 47);
+VERBS_ABI_ASSERT_OP_SLOT(modify_qp_rate_limit, 48);
+VERBS_ABI_ASSERT_OP_SLOT(modify_srq, 49);
+VERBS_ABI_ASSERT_OP_SLOT(modify_wq, 50);
+VERBS_ABI_ASSERT_OP_SLOT(open_qp, 51);
+VERBS_ABI_ASSERT_OP_SLOT(open_xrcd, 52);
+VERBS_ABI_ASSERT_OP_SLOT(poll_cq, 53);
+VERBS_ABI_ASSERT_OP_SLOT(post_recv, 54);
+VERBS_ABI_ASSERT_OP_SLOT(post_send, 55);
+VERBS_ABI_ASSERT_OP_SLOT(post_srq_ops, 56);
+VERBS_ABI_ASSERT_OP_SLOT(post_srq_recv, 57);
+VERBS_ABI_ASSERT_OP_SLOT(query_device_ex, 58);
+VERBS_ABI_ASSERT_OP_SLOT(query_ece, 59);
+VERBS_ABI_ASSERT_OP_SLOT(query_port, 60);
+VERBS_ABI_ASSERT_OP_SLOT(query_qp, 61);
+VERBS_ABI_ASSERT_OP_SLOT(query_qp_data_in_order, 62);
+VERBS_ABI_ASSERT_OP_SLOT(query_rt_values, 63);
+VERBS_ABI_ASSERT_OP_SLOT(query_srq, 64);
+VERBS_ABI_ASSERT_OP_SLOT(read_counters, 65);
+VERBS_ABI_ASSERT_OP_SLOT(reg_dm_mr, 66);
+VERBS_ABI_ASSERT_OP_SLOT(reg_dmabuf_mr, 67);
+VERBS_ABI_ASSERT_OP_SLOT(reg_mr, 68);
+VERBS_ABI_ASSERT_OP_SLOT(req_notify_cq, 69);
+VERBS_ABI_ASSERT_OP_SLOT(rereg_mr, 70);
+VERBS_ABI_ASSERT_OP_SLOT(resize_cq, 71);
+VERBS_ABI_ASSERT_OP_SLOT(set_ece, 72);
+VERBS_ABI_ASSERT_OP_SLOT(unimport_dm, 73);
+VERBS_ABI_ASSERT_OP_SLOT(unimport_mr, 74);
+VERBS_ABI_ASSERT_OP_SLOT(unimport_pd, 75);
+
+/*
+ * libibverbs computes the driver-data split from sizeof() of its own
+ * versions of these, and writes the port number at a fixed offset.
+ */
+VERBS_ABI_ASSERT_SIZE(verbs_cmd_get_context, 16);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_get_context, core_payload, 8);
+VERBS_ABI_ASSERT_SIZE(verbs_cmd_query_port, 24);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_query_port, core_payload, 8);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_query_port, core_payload.port_num, 16);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_query_port, core_payload.reserved, 17);
+VERBS_ABI_ASSERT_SIZE(verbs_cmd_alloc_pd, 16);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_alloc_pd, core_payload, 8);
+VERBS_ABI_ASSERT_SIZE(ib_uverbs_get_context_resp, 8);
+VERBS_ABI_ASSERT_SIZE(ib_uverbs_alloc_pd_resp, 4);
+
+#endif /* MRC_VERBS_PROVIDER_ABI_H */
