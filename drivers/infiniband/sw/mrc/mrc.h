@@ -42,8 +42,8 @@ struct mrc_dev {
 
 	struct ib_device_attr attr;
 
-	spinlock_t port_lock;
-	enum ib_port_state port_state;
+	spinlock_t port_lock;		/* guards port_state */
+	enum ib_port_state port_state;	/* last state announced */
 
 	atomic_t num_ucontexts;
 	atomic_t num_pds;
