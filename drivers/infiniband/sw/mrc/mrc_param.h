@@ -9,6 +9,8 @@
 
 #include <linux/sizes.h>
 
+#include "mrc_wire.h"
+
 /* No IEEE OUI is assigned to soft-MRC; 0 says "no vendor". */
 #define MRC_VENDOR_ID			0
 #define MRC_VENDOR_PART_ID		0x4d52	/* "MR" */
@@ -24,13 +26,11 @@
 
 /*
  * Bytes of each Ethernet frame that are not RDMA payload: the outer IPv6
- * header (the larger of the two IP versions), UDP, and a budget reserved for
- * MRC's transport headers. The active MTU is the largest IB MTU that fits in
- * what is left of the netdev's MTU.
+ * header (the larger of the two IP versions), UDP, and the largest MRC
+ * header a data packet carries. The active MTU is the largest IB MTU that
+ * fits in what is left of the netdev's MTU.
  */
 #define MRC_IP_UDP_OVERHEAD		(40 + 8)
-#define MRC_TRANSPORT_HEADER_BUDGET	64
-#define MRC_ENCAP_OVERHEAD \
-	(MRC_IP_UDP_OVERHEAD + MRC_TRANSPORT_HEADER_BUDGET)
+#define MRC_ENCAP_OVERHEAD		(MRC_IP_UDP_OVERHEAD + MRC_MAX_DATA_HDR_LEN)
 
 #endif /* MRC_PARAM_H */
