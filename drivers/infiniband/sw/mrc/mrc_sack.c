@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * PSN and SACK tracking: the responder's receive window and the requester's
+ * send window with selective retransmission. Protocol core; see mrc_sack.h
+ * and Documentation/reliability.rst.
+ */
+#include "mrc_sack.h"
+
+#define ALL_ONES	(~(u64)0)
+
+/*
+ * Build-time checks of the window constants (a negative array size fails
+ * the build): the receive window is a power of two of whole words and, with
+ * the duplicate range, well inside half the PSN space; so is the send one.
+ */
+static inline void mrc_sack_build_checks(void)
+{
+	(void)sizeof(char[1 - 2 * !!(MRC_RX_WINDOW & (MRC_RX_WINDOW - 1))]);
+	(void)sizeof(char[1 - 2 * !!(MRC_RX_WINDOW % 64)]);
+	(void)sizeof(char[1 - 2 * !(MRC_RX_WINDOW + MRC_RX_DUP_DISTANCE <
+				   MRC_PSN_HALF)]);
+	(void)sizeof(char[1 - 2 * !!(MRC_TX_MAX_SLOTS &
+				     (MRC_TX_MAX_SLOTS - 1))]);
+	(void)sizeof(char[1 - 2 * !(MRC_TX_MAX_SLOTS < MRC_PSN_HALF)]);
+}
+
+/* Leading zeros of a non-zero word. */
+static inline u32 clz64(u64 v)
+{
+	return (u32)__builtin_clzll(v);
+}
+
+/*
+ * @n most significant bits starting @off bits below the top, MSB-first:
+ * bits (63 - off) down to (64 - off - n). 1 <= n, off + n <= 64.
+ */
+static inline u64 msb_range(u32 off, u32 n)
+{
+	return (ALL_ONES << (64 - n)) >> off;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Receiver                                                                */
+/* ---------------------------------------------------------------------- */
+
+static inline u32 rx_slot(u32 psn)
+{
+	return psn & (MRC_RX_WINDOW - 1);
+}
+
+static inline u64 rx_bit(u32 slot)
+{
+	return (u64)1 << (63 - slot % 64);
+}
+
+void mrc_rx_init(struct mrc_rx_window *w, u32 initial_psn)
+{
+	mrc_sack_build_checks();
+	memset(w, 0, sizeof(*w));
+	w->epsn = mrc_psn(initial_psn);
+	w->highest = mrc_psn_add(w->epsn, MRC_PSN_MASK);
+}
+
+/*
+ * Clears the run of set bits that starts at epsn's slot (whose bit the
+ * caller has just set) and returns its length: how far epsn advances. Works
+ * a word at a time: the run's length within a word is the count of leading
+ * ones from the starting bit.
+ */
+static u32 rx_take_run(struct mrc_rx_window *w)
+{
+	u32 slot = rx_slot(w->epsn);
+	u32 run = 0;
+
+	while (run < MRC_RX_WINDOW) {
+		u32 idx = slot / 64;
+		u32 off = slot % 64;
+		u64 rest = ~w->bitmap[idx] << off;
+		u32 n = rest ? clz64(rest) : 64 - off;
+
+		if (!n)
+			break;
+		w->bitmap[idx] &= ~msb_range(off, n);
+		run += n;
+		if (off + n < 64)
+			break;
+		slot = rx_slot(slot + n);
+	}
+	return run;
+}
+
+enum mrc_rx_verdict mrc_rx_accept(struct mrc_rx_window *w, u32 psn)
+{
+	u32 ahead, slot, run;
+	u64 bit;
+
+	psn = mrc_psn(psn);
+	ahead = mrc_psn_distance(w->epsn, psn);
+	if (ahead >= MRC_RX_WINDOW) {
+		/* ahead != 0, so behind >= 1 */
+		if (mrc_psn_distance(psn, w->epsn) <= MRC_RX_DUP_DISTANCE)
+			return MRC_RX_DUPLICATE;
+		return MRC_RX_OUT_OF_WINDOW;
+	}
+
+	slot = rx_slot(psn);
+	bit = rx_bit(slot);
+	if (w->bitmap[slot / 64] & bit)
+		return MRC_RX_DUPLICATE;
+
+	if (mrc_psn_after(psn, w->highest))
+		w->highest = psn;
+	w->bitmap[slot / 64] |= bit;
+	if (ahead) {
+		w->ooo_count++;
+		return MRC_RX_NEW;
+	}
+
+	/* psn == epsn: the run includes it, the rest were held out of order */
+	run = rx_take_run(w);
+	w->ooo_count -= run - 1;
+	w->epsn = mrc_psn_add(w->epsn, run);
+	return MRC_RX_NEW;
+}
+
+bool mrc_rx_received(const struct mrc_rx_window *w, u32 psn)
+{
+	u32 ahead, slot;
+
+	psn = mrc_psn(psn);
+	ahead = mrc_psn_distance(w->epsn, psn);
+	if (ahead < MRC_RX_WINDOW) {
+		slot = rx_slot(psn);
+		return (w->bitmap[slot / 64] & rx_bit(slot)) != 0;
+	}
+	return mrc_psn_distance(psn, w->epsn) <= MRC_RX_DUP_DISTANCE;
+}
+
+/* The 64 bits for slots slot .. slot + 63 (mod window), MSB-first. */
+static u64 rx_bits64(const struct mrc_rx_window *w, u32 slot)
+{
+	u32 idx = slot / 64;
+	u32 off = slot % 64;
+	u64 v = w->bitmap[idx] << off;
+
+	if (off)
+		v |= w->bitmap[(idx + 1) % MRC_RX_WINDOW_WORDS] >> (64 - off);
+	return v;
+}
+
+unsigned int mrc_rx_sack(const struct mrc_rx_window *w, u64 *words,
+			 unsigned int max_words)
+{
+	u32 nbits, start, rem;
+	unsigned int n, i;
+
+	if (!w->ooo_count || !max_words)
+		return 0;
+
+	/* bits for epsn + 1 .. highest */
+	nbits = mrc_psn_distance(w->epsn, w->highest);
+	n = (nbits + 63) / 64;
+	if (n > max_words)
+		n = max_words;
+
+	start = rx_slot(w->epsn + 1);
+	for (i = 0; i < n; i++)
+		words[i] = rx_bits64(w, rx_slot(start + 64 * i));
+
+	/* Past highest the ring wraps onto slots of PSNs before it. */
+	if (nbits < 64 * n) {
+		rem = nbits - 64 * (n - 1);
+		words[n - 1] &= ALL_ONES << (64 - rem);
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Sender                                                                  */
+/* ---------------------------------------------------------------------- */
+
+static inline u32 tx_idx(const struct mrc_tx_tracker *t, u32 psn)
+{
+	return psn & t->mask;
+}
+
+/* The PSN in [una, una + nslots) that owns slot @idx. */
+static inline u32 tx_idx_psn(const struct mrc_tx_tracker *t, u32 idx)
+{
+	return mrc_psn_add(t->una, (idx - t->una) & t->mask);
+}
+
+static inline bool tx_outstanding(const struct mrc_tx_tracker *t, u32 psn)
+{
+	return mrc_psn_distance(t->una, psn) <
+	       mrc_psn_distance(t->una, t->next);
+}
+
+/* In-flight list: transmissions in send (sequence) order. */
+static void tx_list_append(struct mrc_tx_tracker *t, u32 idx)
+{
+	struct mrc_tx_slot *s = &t->slots[idx];
+
+	s->next = MRC_TX_NIL;
+	s->prev = t->tail;
+	if (t->tail != MRC_TX_NIL)
+		t->slots[t->tail].next = idx;
+	else
+		t->head = idx;
+	t->tail = idx;
+	t->n_in_flight++;
+}
+
+static void tx_list_remove(struct mrc_tx_tracker *t, u32 idx)
+{
+	struct mrc_tx_slot *s = &t->slots[idx];
+
+	if (s->prev != MRC_TX_NIL)
+		t->slots[s->prev].next = s->next;
+	else
+		t->head = s->next;
+	if (s->next != MRC_TX_NIL)
+		t->slots[s->next].prev = s->prev;
+	else
+		t->tail = s->prev;
+	s->prev = MRC_TX_NIL;
+	s->next = MRC_TX_NIL;
+	t->n_in_flight--;
+}
+
+/*
+ * Min-heap of the largest delivered sequence numbers, at most
+ * reorder_tolerance of them. Once it holds that many, its root is the
+ * reorder_tolerance-th largest sequence number ever delivered, and a
+ * transmission with a smaller sequence number has at least
+ * reorder_tolerance later transmissions delivered: it is lost.
+ */
+static void tx_heap_sift_down(struct mrc_tx_tracker *t, u32 i)
+{
+	u64 *h = t->heap;
+	u32 n = t->heap_len;
+
+	for (;;) {
+		u32 l = 2 * i + 1;
+		u32 r = l + 1;
+		u32 m = i;
+		u64 tmp;
+
+		if (l < n && h[l] < h[m])
+			m = l;
+		if (r < n && h[r] < h[m])
+			m = r;
+		if (m == i)
+			return;
+		tmp = h[i];
+		h[i] = h[m];
+		h[m] = tmp;
+		i = m;
+	}
+}
+
+static void tx_heap_push(struct mrc_tx_tracker *t, u64 seq)
+{
+	u64 *h = t->heap;
+	u32 i;
+
+	if (t->heap_len < t->reorder_tolerance) {
+		i = t->heap_len++;
+		while (i && h[(i - 1) / 2] > seq) {
+			h[i] = h[(i - 1) / 2];
+			i = (i - 1) / 2;
+		}
+		h[i] = seq;
+		return;
+	}
+	if (seq <= h[0])
+		return;
+	h[0] = seq;
+	tx_heap_sift_down(t, 0);
+}
+
+static void tx_heap_pop(struct mrc_tx_tracker *t)
+{
+	t->heap[0] = t->heap[--t->heap_len];
+	tx_heap_sift_down(t, 0);
+}
+
+bool mrc_tx_init(struct mrc_tx_tracker *t, struct mrc_tx_slot *slots,
+		 u32 nslots, u32 initial_psn)
+{
+	u32 i;
+
+	memset(t, 0, sizeof(*t));
+	if (!slots || !nslots || (nslots & (nslots - 1)) ||
+	    nslots > MRC_TX_MAX_SLOTS)
+		return false;
+
+	for (i = 0; i < nslots; i++) {
+		memset(&slots[i], 0, sizeof(slots[i]));
+		slots[i].prev = MRC_TX_NIL;
+		slots[i].next = MRC_TX_NIL;
+	}
+	t->slots = slots;
+	t->nslots = nslots;
+	t->mask = nslots - 1;
+	t->una = mrc_psn(initial_psn);
+	t->next = t->una;
+	t->lost_low = t->una;
+	t->head = MRC_TX_NIL;
+	t->tail = MRC_TX_NIL;
+	t->reorder_tolerance = MRC_TX_REORDER_DEFAULT;
+	return true;
+}
+
+void mrc_tx_set_reorder_tolerance(struct mrc_tx_tracker *t, u32 tolerance)
+{
+	if (tolerance < 1)
+		tolerance = 1;
+	if (tolerance > MRC_TX_REORDER_MAX)
+		tolerance = MRC_TX_REORDER_MAX;
+	t->reorder_tolerance = tolerance;
+	/* The largest @tolerance of the largest heap_len stay exact. */
+	while (t->heap_len > tolerance)
+		tx_heap_pop(t);
+}
+
+const struct mrc_tx_slot *mrc_tx_slot(const struct mrc_tx_tracker *t,
+				      u32 psn)
+{
+	psn = mrc_psn(psn);
+	if (!tx_outstanding(t, psn))
+		return NULL;
+	return &t->slots[tx_idx(t, psn)];
+}
+
+static void tx_transmit(struct mrc_tx_tracker *t, u32 idx, u32 ev, u64 now)
+{
+	struct mrc_tx_slot *s = &t->slots[idx];
+
+	s->state = MRC_TX_IN_FLIGHT;
+	s->cause = MRC_TX_CAUSE_NONE;
+	s->ev = ev;
+	s->sent_at = now;
+	s->seq = t->tx_seq++;
+	tx_list_append(t, idx);
+}
+
+u32 mrc_tx_send(struct mrc_tx_tracker *t, u32 ev, u64 now, u32 cookie)
+{
+	u32 psn = t->next;
+	u32 idx = tx_idx(t, psn);
+
+	if (!mrc_tx_can_send(t))
+		return MRC_TX_PSN_NONE;
+
+	t->slots[idx].cookie = cookie;
+	t->slots[idx].retx_count = 0;
+	tx_transmit(t, idx, ev, now);
+	t->next = mrc_psn_add(psn, 1);
+	return psn;
+}
+
+bool mrc_tx_resend(struct mrc_tx_tracker *t, u32 psn, u32 ev, u64 now)
+{
+	struct mrc_tx_slot *s;
+	u32 idx;
+
+	psn = mrc_psn(psn);
+	if (!tx_outstanding(t, psn))
+		return false;
+	idx = tx_idx(t, psn);
+	s = &t->slots[idx];
+	if (s->state == MRC_TX_LOST)
+		t->n_lost--;
+	else if (s->state == MRC_TX_IN_FLIGHT)
+		tx_list_remove(t, idx);
+	else
+		return false;
+
+	if (s->retx_count < 0xffff)
+		s->retx_count++;
+	tx_transmit(t, idx, ev, now);
+	return true;
+}
+
+static void tx_mark_lost(struct mrc_tx_tracker *t, u32 idx, u32 psn,
+			 enum mrc_tx_loss_cause cause)
+{
+	struct mrc_tx_slot *s = &t->slots[idx];
+
+	tx_list_remove(t, idx);
+	s->state = MRC_TX_LOST;
+	s->cause = (u8)cause;
+	if (!t->n_lost++ || mrc_psn_before(psn, t->lost_low))
+		t->lost_low = psn;
+}
+
+/* Per-ACK bookkeeping for the RTT sample. */
+struct tx_ack_ctx {
+	const struct mrc_tx_slot *newest;
+	struct mrc_tx_ack_result *res;
+};
+
+/*
+ * Slot @idx (IN_FLIGHT or LOST) has been delivered: take it out of the
+ * in-flight list or the lost count and feed its sequence number to the
+ * loss rule. The caller sets the new state.
+ */
+static void tx_delivered(struct mrc_tx_tracker *t, u32 idx,
+			 struct tx_ack_ctx *ctx)
+{
+	struct mrc_tx_slot *s = &t->slots[idx];
+
+	if (s->state == MRC_TX_IN_FLIGHT) {
+		tx_list_remove(t, idx);
+	} else {
+		t->n_lost--;
+		ctx->res->spurious_count++;
+	}
+	tx_heap_push(t, s->seq);
+	if (!ctx->newest || s->seq > ctx->newest->seq)
+		ctx->newest = s;
+}
+
+/*
+ * A SACK bitmap may only mention PSNs cum + 1 .. next - 1: @limit bits.
+ * True when no bit at or beyond @limit is set.
+ */
+static bool tx_sack_fits(const u64 *words, unsigned int nwords, u32 limit)
+{
+	unsigned int i;
+
+	for (i = 0; i < nwords; i++) {
+		u64 allowed;
+
+		if ((u64)i * 64 + 64 <= limit)
+			continue;
+		if ((u64)i * 64 >= limit)
+			allowed = 0;
+		else
+			allowed = ALL_ONES << (64 - (limit - i * 64));
+		if (words[i] & ~allowed)
+			return false;
+	}
+	return true;
+}
+
+int mrc_tx_on_ack(struct mrc_tx_tracker *t, u32 cum_psn,
+		  const u64 *sack_words, unsigned int nwords, u32 ev_echo,
+		  u64 now, struct mrc_tx_ack_result *res)
+{
+	struct tx_ack_ctx ctx = { .newest = NULL, .res = res };
+	u32 adv, remaining, psn, idx;
+	struct mrc_tx_slot *s;
+	unsigned int i;
+
+	memset(res, 0, sizeof(*res));
+	cum_psn = mrc_psn(cum_psn);
+	adv = mrc_psn_distance(t->una, cum_psn);
+	if (adv > mrc_tx_outstanding(t))
+		return mrc_psn_before(cum_psn, t->una) ? MRC_TX_ACK_STALE :
+							 MRC_TX_ACK_INVALID;
+	remaining = mrc_psn_distance(cum_psn, t->next);
+	if (!sack_words)
+		nwords = 0;
+	if (!tx_sack_fits(sack_words, nwords, remaining ? remaining - 1 : 0))
+		return MRC_TX_ACK_INVALID;
+
+	t->last_ev_echo = ev_echo;
+
+	/* Cumulative part: everything before cum_psn. */
+	res->acked_first = t->una;
+	res->acked_count = adv;
+	for (psn = t->una; psn != cum_psn; psn = mrc_psn_add(psn, 1)) {
+		idx = tx_idx(t, psn);
+		s = &t->slots[idx];
+		if (s->state == MRC_TX_SACKED)
+			t->n_sacked--;
+		else
+			tx_delivered(t, idx, &ctx);
+		s->state = MRC_TX_FREE;
+	}
+	t->una = cum_psn;
+	/* Keep the hint inside [una, next] so serial comparisons stay valid. */
+	if (mrc_psn_before(t->lost_low, t->una))
+		t->lost_low = t->una;
+
+	/* Selective part: bit i is PSN cum_psn + 1 + i. */
+	for (i = 0; i < nwords; i++) {
+		u64 v = sack_words[i];
+
+		while (v) {
+			u32 k = clz64(v);
+
+			v &= ~((u64)1 << (63 - k));
+			psn = mrc_psn_add(cum_psn, 1 + i * 64 + k);
+			idx = tx_idx(t, psn);
+			s = &t->slots[idx];
+			if (s->state != MRC_TX_IN_FLIGHT &&
+			    s->state != MRC_TX_LOST)
+				continue;
+			tx_delivered(t, idx, &ctx);
+			s->state = MRC_TX_SACKED;
+			t->n_sacked++;
+			res->sacked_count++;
+		}
+	}
+
+	/* Loss rule, oldest transmission first. */
+	if (t->heap_len >= t->reorder_tolerance) {
+		u64 threshold = t->heap[0];
+
+		while (t->head != MRC_TX_NIL &&
+		       t->slots[t->head].seq < threshold) {
+			idx = t->head;
+			psn = tx_idx_psn(t, idx);
+			if (res->lost_reported < MRC_TX_ACK_MAX_LOST) {
+				res->lost[res->lost_reported].psn = psn;
+				res->lost[res->lost_reported].ev =
+					t->slots[idx].ev;
+				res->lost_reported++;
+			}
+			res->lost_count++;
+			tx_mark_lost(t, idx, psn, MRC_TX_CAUSE_REORDER);
+		}
+	}
+
+	if (ctx.newest && !ctx.newest->retx_count &&
+	    now >= ctx.newest->sent_at) {
+		res->rtt = now - ctx.newest->sent_at;
+		res->rtt_valid = 1;
+	}
+	return MRC_TX_ACK_OK;
+}
+
+int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn)
+{
+	u32 idx;
+
+	psn = mrc_psn(psn);
+	if (!tx_outstanding(t, psn))
+		return MRC_TX_NAK_IGNORED;
+	idx = tx_idx(t, psn);
+	if (t->slots[idx].state != MRC_TX_IN_FLIGHT)
+		return MRC_TX_NAK_IGNORED;
+	tx_mark_lost(t, idx, psn, MRC_TX_CAUSE_TRIMMED);
+	return MRC_TX_NAK_MARKED;
+}
+
+bool mrc_tx_oldest_unacked(const struct mrc_tx_tracker *t, u32 *psn,
+			   u64 *sent_at)
+{
+	if (t->head == MRC_TX_NIL)
+		return false;
+	*psn = tx_idx_psn(t, t->head);
+	*sent_at = t->slots[t->head].sent_at;
+	return true;
+}
+
+u32 mrc_tx_on_timeout(struct mrc_tx_tracker *t, u64 now, u64 rto)
+{
+	u32 count = 0;
+
+	while (t->head != MRC_TX_NIL) {
+		u32 idx = t->head;
+		u64 sent_at = t->slots[idx].sent_at;
+
+		if (now < sent_at || now - sent_at < rto)
+			break;
+		tx_mark_lost(t, idx, tx_idx_psn(t, idx), MRC_TX_CAUSE_TIMEOUT);
+		count++;
+	}
+	return count;
+}
+
+bool mrc_tx_next_lost(const struct mrc_tx_tracker *t, u32 from, u32 *psn)
+{
+	u32 p;
+
+	if (!t->n_lost)
+		return false;
+	from = mrc_psn(from);
+	if (mrc_psn_before(from, t->una))
+		from = t->una;
+	for (p = from; tx_outstanding(t, p); p = mrc_psn_add(p, 1)) {
+		if (t->slots[tx_idx(t, p)].state == MRC_TX_LOST) {
+			*psn = p;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool mrc_tx_next_to_retransmit(struct mrc_tx_tracker *t, u32 *psn)
+{
+	if (!mrc_tx_next_lost(t, t->lost_low, psn))
+		return false;
+	t->lost_low = *psn;
+	return true;
+}

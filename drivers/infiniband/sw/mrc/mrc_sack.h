@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * PSN and SACK tracking for MRC queue pairs: which request PSNs a responder
+ * has received (struct mrc_rx_window), and which PSNs a requester has
+ * outstanding, has had selectively acknowledged, or must retransmit
+ * (struct mrc_tx_tracker).
+ *
+ * Packets of one QP are sprayed over many paths (entropy values, EVs), so
+ * arriving out of order is normal and reliability is selective: the
+ * responder acknowledges cumulatively up to its expected PSN and reports
+ * what it holds beyond that as a SACK bitmap; the requester retransmits
+ * exactly the PSNs it has evidence were lost. Documentation/reliability.rst
+ * describes the rules.
+ *
+ * Protocol core: plain C, no allocation, no locking. The caller owns the
+ * storage (embed struct mrc_rx_window; pass an array of slots to the
+ * tracker) and serialises calls on one object. All PSNs are 24-bit and
+ * compared with the serial arithmetic of mrc_psn.h.
+ */
+#ifndef MRC_SACK_H
+#define MRC_SACK_H
+
+#include "mrc_core_types.h"
+#include "mrc_psn.h"
+
+/* ---------------------------------------------------------------------- */
+/* Receiver (responder) side                                               */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The responder holds PSNs [epsn, epsn + MRC_RX_WINDOW) in a bitmap, so a
+ * request may arrive up to MRC_RX_WINDOW - 1 PSNs ahead of the oldest one
+ * still missing. A power of two, far below 2^23. A requester's send window
+ * must not exceed it (see mrc_tx_init()).
+ */
+#define MRC_RX_WINDOW		1024u
+#define MRC_RX_WINDOW_WORDS	(MRC_RX_WINDOW / 64)
+
+/*
+ * How far behind epsn a PSN is still recognised as a duplicate (re-ACKed,
+ * never re-executed) rather than dropped as out of window. It covers every
+ * PSN a requester can legitimately retransmit: a requester's window is at
+ * most MRC_TX_MAX_SLOTS PSNs and always contains the responder's epsn.
+ */
+#define MRC_RX_DUP_DISTANCE	0x400000u	/* 2^22 */
+
+/* Most 64-bit SACK words a window can need: bits for epsn+1 .. epsn+W-1. */
+#define MRC_RX_SACK_MAX_WORDS	((MRC_RX_WINDOW - 1 + 63) / 64)
+
+enum mrc_rx_verdict {
+	/* First arrival: recorded; the caller processes the packet. */
+	MRC_RX_NEW,
+	/* Already received: re-ACK it, do not execute it again. */
+	MRC_RX_DUPLICATE,
+	/* Too far ahead or too far behind: drop it, state unchanged. */
+	MRC_RX_OUT_OF_WINDOW,
+};
+
+struct mrc_rx_window {
+	/* Expected PSN: every PSN before it has arrived; it itself has not. */
+	u32 epsn;
+	/* Highest PSN received; epsn - 1 when nothing is held beyond epsn. */
+	u32 highest;
+	/* PSNs received beyond epsn (bits set in @bitmap). */
+	u32 ooo_count;
+	/*
+	 * Bit for PSN p: slot s = p % MRC_RX_WINDOW lives in bitmap[s / 64]
+	 * at bit (63 - s % 64), the same most-significant-first order as the
+	 * SACK wire format. Only PSNs in [epsn, epsn + MRC_RX_WINDOW) have
+	 * bits, and the bit of epsn is always clear.
+	 */
+	u64 bitmap[MRC_RX_WINDOW_WORDS];
+};
+
+void mrc_rx_init(struct mrc_rx_window *w, u32 initial_psn);
+
+/*
+ * Classifies an arriving PSN and, when it is NEW, records it and advances
+ * epsn over every PSN now contiguous. With ahead = psn - epsn and
+ * behind = epsn - psn (both mod 2^24):
+ *   ahead < MRC_RX_WINDOW, bit clear            NEW
+ *   ahead < MRC_RX_WINDOW, bit set              DUPLICATE
+ *   1 <= behind <= MRC_RX_DUP_DISTANCE          DUPLICATE
+ *   anything else                               OUT_OF_WINDOW
+ */
+enum mrc_rx_verdict mrc_rx_accept(struct mrc_rx_window *w, u32 psn);
+
+/* True when @psn has arrived (or lies in the duplicate range behind epsn). */
+bool mrc_rx_received(const struct mrc_rx_window *w, u32 psn);
+
+/*
+ * Fills @words with the SACK bitmap and returns how many words it used: 0
+ * when nothing is held out of order, else enough words to reach the highest
+ * PSN received, at most @max_words (a shorter bitmap simply reports less).
+ * Bit i means PSN epsn + 1 + i was received; it lives in words[i / 64] at
+ * bit (63 - i % 64), so words[0]'s most significant bit is PSN epsn + 1.
+ * Bits past the highest PSN received are zero. Words are in host order; the
+ * wire glue converts them to big-endian.
+ */
+unsigned int mrc_rx_sack(const struct mrc_rx_window *w, u64 *words,
+			 unsigned int max_words);
+
+static inline u32 mrc_rx_epsn(const struct mrc_rx_window *w)
+{
+	return w->epsn;
+}
+
+/* Highest PSN received so far (epsn - 1 when nothing is out of order). */
+static inline u32 mrc_rx_highest(const struct mrc_rx_window *w)
+{
+	return w->highest;
+}
+
+/* PSNs held beyond epsn. */
+static inline u32 mrc_rx_out_of_order(const struct mrc_rx_window *w)
+{
+	return w->ooo_count;
+}
+
+/*
+ * PSNs in [epsn, highest] that have not arrived: the gaps a NAK or a loss
+ * heuristic would look at. 0 when everything is in order.
+ */
+static inline u32 mrc_rx_missing(const struct mrc_rx_window *w)
+{
+	return mrc_psn_distance(w->epsn, mrc_psn_add(w->highest, 1)) -
+	       w->ooo_count;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Sender (requester) side                                                 */
+/* ---------------------------------------------------------------------- */
+
+/* Largest send window (slot array) the tracker accepts: a power of two. */
+#define MRC_TX_MAX_SLOTS	0x400000u	/* 2^22 */
+
+/*
+ * Loss rule: a transmission still in flight is declared lost once at least
+ * reorder_tolerance transmissions sent after it have been delivered (SACKed
+ * or cumulatively acknowledged). See mrc_tx_set_reorder_tolerance().
+ */
+#define MRC_TX_REORDER_DEFAULT	3
+#define MRC_TX_REORDER_MAX	128
+
+/* Returned by mrc_tx_send() when the window is full. */
+#define MRC_TX_PSN_NONE		0xffffffffu
+
+enum mrc_tx_slot_state {
+	/* Not in [una, next): acknowledged, or never used. */
+	MRC_TX_FREE,
+	/* Sent (or resent) and not yet acknowledged nor declared lost. */
+	MRC_TX_IN_FLIGHT,
+	/* Selectively acknowledged; waits for the cumulative ACK. */
+	MRC_TX_SACKED,
+	/* Needs retransmission; mrc_tx_slot.cause says why. */
+	MRC_TX_LOST,
+};
+
+enum mrc_tx_loss_cause {
+	MRC_TX_CAUSE_NONE,
+	/* Enough later transmissions were delivered: lost on its EV. */
+	MRC_TX_CAUSE_REORDER,
+	/* Unacknowledged for longer than the RTO. */
+	MRC_TX_CAUSE_TIMEOUT,
+	/* A switch trimmed it and the responder NAKed: not an EV loss. */
+	MRC_TX_CAUSE_TRIMMED,
+};
+
+/*
+ * One per PSN of the send window; slot index is psn & (nslots - 1). The
+ * caller allocates the array; the tracker owns its contents but never
+ * touches @cookie except to store it.
+ */
+struct mrc_tx_slot {
+	/* Caller's clock at the last (re)transmission. */
+	u64 sent_at;
+	/* Transmission sequence number of the last (re)transmission. */
+	u64 seq;
+	/* EV of the last (re)transmission. */
+	u32 ev;
+	/* Opaque to the tracker: e.g. the WQE or packet descriptor index. */
+	u32 cookie;
+	/* In-flight transmissions in send order (slot indices). */
+	u32 prev;
+	u32 next;
+	/* Retransmissions so far (saturates at 0xffff). */
+	u16 retx_count;
+	u8 state;	/* enum mrc_tx_slot_state */
+	u8 cause;	/* enum mrc_tx_loss_cause, when LOST */
+};
+
+struct mrc_tx_tracker {
+	struct mrc_tx_slot *slots;
+	u32 nslots;
+	u32 mask;
+	/* Oldest unacknowledged PSN; una == next when nothing is outstanding. */
+	u32 una;
+	/* Next PSN to send. */
+	u32 next;
+	u32 reorder_tolerance;
+	u32 n_in_flight;
+	u32 n_sacked;
+	u32 n_lost;
+	/* In [una, next]; no LOST PSN lies before it (a search hint). */
+	u32 lost_low;
+	/* Oldest and newest in-flight transmissions; MRC_TX_NIL when none. */
+	u32 head;
+	u32 tail;
+	/* Last ev_echo seen in a valid ACK. */
+	u32 last_ev_echo;
+	/* Sequence number the next (re)transmission gets; never wraps. */
+	u64 tx_seq;
+	/*
+	 * Min-heap of the reorder_tolerance largest sequence numbers ever
+	 * delivered; once full, its root is the loss threshold.
+	 */
+	u32 heap_len;
+	u64 heap[MRC_TX_REORDER_MAX];
+};
+
+#define MRC_TX_NIL		0xffffffffu
+
+/*
+ * Initialises @t over @slots (@nslots: a power of two, at most
+ * MRC_TX_MAX_SLOTS, and at most the peer's receive window, MRC_RX_WINDOW for
+ * an mrc responder). Returns false, leaving @t unusable, if @nslots is bad.
+ */
+bool mrc_tx_init(struct mrc_tx_tracker *t, struct mrc_tx_slot *slots,
+		 u32 nslots, u32 initial_psn);
+
+/*
+ * Sets the loss rule's reorder tolerance, clamped to
+ * [1, MRC_TX_REORDER_MAX]. Lowering it takes effect at once; raising it
+ * makes detection more conservative until enough new deliveries are seen.
+ */
+void mrc_tx_set_reorder_tolerance(struct mrc_tx_tracker *t, u32 tolerance);
+
+static inline bool mrc_tx_can_send(const struct mrc_tx_tracker *t)
+{
+	return mrc_psn_distance(t->una, t->next) < t->nslots;
+}
+
+/* PSNs in [una, next). */
+static inline u32 mrc_tx_outstanding(const struct mrc_tx_tracker *t)
+{
+	return mrc_psn_distance(t->una, t->next);
+}
+
+static inline u32 mrc_tx_una(const struct mrc_tx_tracker *t)
+{
+	return t->una;
+}
+
+static inline u32 mrc_tx_next_psn(const struct mrc_tx_tracker *t)
+{
+	return t->next;
+}
+
+/* PSNs waiting for retransmission (state LOST). */
+static inline u32 mrc_tx_lost_count(const struct mrc_tx_tracker *t)
+{
+	return t->n_lost;
+}
+
+/*
+ * The slot of @psn when it is in [una, next), else NULL. Read-only: change
+ * slots only through the functions below. After mrc_tx_on_ack() the slots
+ * of the newly acknowledged PSNs are FREE but keep their cookie, ev and
+ * retx_count until the next mrc_tx_send(); read them with mrc_tx_cookie().
+ */
+const struct mrc_tx_slot *mrc_tx_slot(const struct mrc_tx_tracker *t,
+				      u32 psn);
+
+static inline u32 mrc_tx_cookie(const struct mrc_tx_tracker *t, u32 psn)
+{
+	return t->slots[psn & t->mask].cookie;
+}
+
+/*
+ * Assigns the next PSN to a first transmission on @ev at time @now and
+ * returns it, or MRC_TX_PSN_NONE when the window is full.
+ */
+u32 mrc_tx_send(struct mrc_tx_tracker *t, u32 ev, u64 now, u32 cookie);
+
+/*
+ * Records a retransmission of @psn on @ev at @now: the slot becomes
+ * IN_FLIGHT again with a new send time and sequence number and
+ * retx_count + 1. Allowed for LOST and IN_FLIGHT PSNs in [una, next);
+ * returns false (and changes nothing) otherwise, e.g. for a SACKed PSN.
+ */
+bool mrc_tx_resend(struct mrc_tx_tracker *t, u32 psn, u32 ev, u64 now);
+
+enum mrc_tx_ack_status {
+	MRC_TX_ACK_OK = 0,
+	/* cum_psn before una: an older ACK overtaken by a newer one. */
+	MRC_TX_ACK_STALE = -1,
+	/* cum_psn after next, or a SACK bit at or beyond next. */
+	MRC_TX_ACK_INVALID = -2,
+};
+
+/* Lost PSNs reported in one mrc_tx_ack_result; see mrc_tx_next_lost(). */
+#define MRC_TX_ACK_MAX_LOST	32
+
+struct mrc_tx_lost {
+	u32 psn;
+	/* The EV the lost transmission went out on. */
+	u32 ev;
+};
+
+struct mrc_tx_ack_result {
+	/* Newly cumulatively acknowledged: [acked_first, +acked_count). */
+	u32 acked_first;
+	u32 acked_count;
+	/* PSNs newly marked SACKED by this ACK's bitmap. */
+	u32 sacked_count;
+	/* PSNs this ACK declared lost (cause REORDER) ... */
+	u32 lost_count;
+	/* ... the first lost_reported of them, in send order, in @lost. */
+	u32 lost_reported;
+	/* PSNs that were LOST but this ACK shows delivered (spurious). */
+	u32 spurious_count;
+	/*
+	 * RTT sample from the most recently sent transmission this ACK newly
+	 * delivered: now - sent_at. Only when that PSN was never
+	 * retransmitted (Karn), else rtt_valid is 0.
+	 */
+	u64 rtt;
+	u8 rtt_valid;
+	struct mrc_tx_lost lost[MRC_TX_ACK_MAX_LOST];
+};
+
+/*
+ * Processes an ACK: @cum_psn is the responder's epsn, @sack_words/@nwords
+ * its SACK bitmap (mrc_rx_sack() convention, host order), @ev_echo the EV
+ * it echoes (stored as last_ev_echo, otherwise not interpreted). The ACK
+ * must satisfy una <= cum_psn <= next and set no bit for a PSN at or beyond
+ * next; otherwise nothing changes and STALE or INVALID is returned. A valid
+ * ACK acknowledges [una, cum_psn), marks SACKed PSNs, then applies the loss
+ * rule. @res is always filled (zeroed on error).
+ */
+int mrc_tx_on_ack(struct mrc_tx_tracker *t, u32 cum_psn,
+		  const u64 *sack_words, unsigned int nwords, u32 ev_echo,
+		  u64 now, struct mrc_tx_ack_result *res);
+
+enum mrc_tx_nak_status {
+	/* Marked LOST with cause TRIMMED. */
+	MRC_TX_NAK_MARKED = 0,
+	/* Outside [una, next), or not IN_FLIGHT: nothing to do. */
+	MRC_TX_NAK_IGNORED = 1,
+};
+
+/*
+ * The responder NAKed @psn because a switch trimmed its payload: the PSN
+ * needs retransmission now, but the EV delivered the header, so this is
+ * congestion, not a path failure (cause MRC_TX_CAUSE_TRIMMED).
+ */
+int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn);
+
+/*
+ * The oldest in-flight transmission (earliest sent, hence the one an RTO
+ * timer should be armed for): its PSN and send time. False when nothing is
+ * in flight (LOST PSNs wait for the caller, SACKed ones for the ACK).
+ */
+bool mrc_tx_oldest_unacked(const struct mrc_tx_tracker *t, u32 *psn,
+			   u64 *sent_at);
+
+/*
+ * Declares LOST (cause TIMEOUT) every in-flight transmission with
+ * now - sent_at >= rto; returns how many. Retry limits are the caller's
+ * policy: compare each slot's retx_count with the QP's retry_cnt.
+ */
+u32 mrc_tx_on_timeout(struct mrc_tx_tracker *t, u64 now, u64 rto);
+
+/*
+ * Iterates LOST PSNs in PSN order: the first LOST PSN at or after @from
+ * (serially; a @from before una starts at una), in *@psn. False when none.
+ */
+bool mrc_tx_next_lost(const struct mrc_tx_tracker *t, u32 from, u32 *psn);
+
+/*
+ * The lowest LOST PSN, in *@psn: the next one to retransmit. Calling
+ * mrc_tx_resend() on it and asking again walks all of them in PSN order.
+ */
+bool mrc_tx_next_to_retransmit(struct mrc_tx_tracker *t, u32 *psn);
+
+#endif /* MRC_SACK_H */
