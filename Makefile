@@ -68,7 +68,14 @@ lint:
 
 install: install-module install-provider
 
+# Installing a module built for another kernel than the running one is
+# almost always a mistake on a real host: say so instead of doing it.
 install-module: module
+	@if [ "$(KVER)" != "$$(uname -r)" ] && [ -z "$(FORCE_KVER)" ]; then \
+		echo "error: mrc.ko is built for $(KVER) but $$(uname -r) is running;"; \
+		echo "  make install KDIR=/lib/modules/$$(uname -r)/build"; \
+		echo "  (or FORCE_KVER=1 to install for $(KVER) anyway)"; \
+		exit 1; fi
 	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=extra modules_install
 	depmod -a $(KVER)
 
