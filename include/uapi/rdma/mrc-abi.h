@@ -12,6 +12,7 @@
 #define MRC_ABI_USER_H
 
 #include <linux/types.h>
+#include <rdma/ib_user_verbs.h>
 
 /*
  * Bumped whenever a structure below changes incompatibly. The kernel reports
@@ -26,6 +27,93 @@
 struct mrc_alloc_context_resp {
 	__u32 abi_version;	/* MRC_UVERBS_ABI_VERSION, echoed */
 	__u32 reserved;
+};
+
+/*
+ * Work queues and completion queues are rings shared with userspace through
+ * mmap(). A ring is one mapping: struct mrc_ring_indices, then num_slots
+ * slots of slot_size bytes each (both powers of two).
+ *
+ * Indices run freely over all 32-bit values; slot = index & (num_slots - 1).
+ * Each side writes only its own index, with release ordering after the slot
+ * contents, and reads the other's with acquire ordering:
+ *	send/receive queues: userspace produces, the kernel consumes;
+ *	completion queues: the kernel produces, userspace consumes.
+ * The kernel never trusts the userspace index: it keeps its own copy of its
+ * index, copies each slot before looking at it, and treats an index that
+ * claims more than num_slots entries as a broken queue.
+ */
+#define MRC_RING_CACHELINE	64
+
+struct mrc_ring_indices {
+	__u32 producer;
+	__u32 producer_pad[MRC_RING_CACHELINE / 4 - 1];
+	__u32 consumer;
+	__u32 consumer_pad[MRC_RING_CACHELINE / 4 - 1];
+};
+
+/* Where a ring is and how it is laid out, returned at creation. */
+struct mrc_ring_info {
+	__aligned_u64 mmap_offset;	/* pass to mmap() on the uverbs fd */
+	__u32 mmap_length;		/* bytes to map */
+	__u32 num_slots;
+	__u32 slot_size;
+	__u32 reserved;
+};
+
+/* A scatter/gather element in a work request. */
+struct mrc_sge {
+	__aligned_u64 addr;
+	__u32 length;
+	__u32 lkey;
+};
+
+/*
+ * A send queue slot. opcode and send_flags take the IB_UVERBS_WR_* and
+ * IB_UVERBS_SEND_* values of <rdma/ib_user_verbs.h>. With
+ * IB_UVERBS_SEND_INLINE the data (inline_len bytes) sits where the SGEs
+ * would, and num_sge is 0.
+ */
+struct mrc_send_wqe {
+	__aligned_u64 wr_id;
+	__u32 opcode;
+	__u32 send_flags;
+	__be32 imm_data;	/* or invalidate rkey, per opcode */
+	__u32 num_sge;
+	__u32 inline_len;
+	__u32 rkey;		/* RDMA and atomic operations */
+	__aligned_u64 remote_addr;
+	__aligned_u64 compare_add;	/* atomic compare, or add value */
+	__aligned_u64 swap;
+	__u32 reserved[2];
+	struct mrc_sge sge[];
+};
+
+/* A receive queue (or shared receive queue) slot. */
+struct mrc_recv_wqe {
+	__aligned_u64 wr_id;
+	__u32 num_sge;
+	__u32 reserved;
+	struct mrc_sge sge[];
+};
+
+/* A completion queue slot: the uverbs work completion, padded to 64. */
+struct mrc_cqe {
+	struct ib_uverbs_wc wc;
+	__aligned_u64 reserved[2];
+};
+
+struct mrc_create_cq_resp {
+	struct mrc_ring_info cq;
+};
+
+struct mrc_create_qp_resp {
+	struct mrc_ring_info sq;
+	struct mrc_ring_info rq;	/* all zero when the QP uses an SRQ */
+};
+
+struct mrc_create_srq_resp {
+	struct mrc_ring_info rq;
 };
 
 #endif /* MRC_ABI_USER_H */

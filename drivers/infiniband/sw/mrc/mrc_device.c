@@ -63,9 +63,19 @@ void mrc_port_state_changed(struct mrc_dev *mdev)
 		 now == IB_PORT_ACTIVE ? "active" : "down", mdev->ndev->name);
 }
 
+/*
+ * Each concern (device, memory regions, queues, transport, ...) keeps its
+ * verbs in its own file and its own ops table; ib_set_device_ops() merges
+ * them.
+ */
+static const struct ib_device_ops *const mrc_ops_tables[] = {
+	&mrc_dev_ops,
+};
+
 int mrc_device_register(struct mrc_dev *mdev, const char *name)
 {
 	struct ib_device *ibdev = &mdev->ib_dev;
+	unsigned int i;
 	int err;
 
 	spin_lock_init(&mdev->port_lock);
@@ -79,7 +89,8 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = num_possible_cpus();
 	ibdev->node_guid = mdev->attr.sys_image_guid;
-	ib_set_device_ops(ibdev, &mrc_dev_ops);
+	for (i = 0; i < ARRAY_SIZE(mrc_ops_tables); i++)
+		ib_set_device_ops(ibdev, mrc_ops_tables[i]);
 
 	err = ib_device_set_netdev(ibdev, mdev->ndev, 1);
 	if (err)
