@@ -28,6 +28,7 @@
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/list.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include "mrc_param.h"
@@ -47,6 +48,13 @@ struct mrc_dev {
 
 	atomic_t num_ucontexts;
 	atomic_t num_pds;
+
+	/* Queues (mrc_cq.c, mrc_qp.c, mrc_srq.c). */
+	atomic_t num_cqs;
+	atomic_t num_srqs;
+	atomic_t num_qps;
+	struct xarray qps;		/* QPN -> mrc_qp; RCU lookups */
+	u32 next_qpn;			/* xa_alloc_cyclic's cursor */
 };
 
 struct mrc_ucontext {
@@ -72,8 +80,11 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name);
 enum ib_port_state mrc_netdev_port_state(struct net_device *ndev);
 void mrc_port_state_changed(struct mrc_dev *mdev);
 
-/* mrc_verbs.c */
+/* Verbs ops tables, one per concern; merged by mrc_device_register(). */
 extern const struct ib_device_ops mrc_dev_ops;
+extern const struct ib_device_ops mrc_cq_ops;
+extern const struct ib_device_ops mrc_qp_ops;
+extern const struct ib_device_ops mrc_srq_ops;
 
 /* mrc_main.c */
 void mrc_dev_mark_dead(struct mrc_dev *mdev);

@@ -21,6 +21,20 @@ static void mrc_init_device_attr(struct mrc_dev *mdev)
 	attr->hw_ver = MRC_HW_VERSION;
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_pd = MRC_MAX_PD;
+	attr->max_cq = MRC_MAX_CQ;
+	attr->max_cqe = MRC_MAX_CQE;
+	attr->max_qp = MRC_MAX_QP;
+	attr->max_qp_wr = MRC_MAX_QP_WR;
+	attr->max_send_sge = MRC_MAX_SGE;
+	attr->max_recv_sge = MRC_MAX_SGE;
+	attr->max_sge_rd = MRC_MAX_SGE;
+	attr->max_qp_rd_atom = MRC_MAX_RD_ATOMIC;
+	attr->max_qp_init_rd_atom = MRC_MAX_RD_ATOMIC;
+	attr->max_res_rd_atom = MRC_MAX_RD_ATOMIC * MRC_MAX_QP;
+	attr->atomic_cap = IB_ATOMIC_HCA;
+	attr->max_srq = MRC_MAX_SRQ;
+	attr->max_srq_wr = MRC_MAX_SRQ_WR;
+	attr->max_srq_sge = MRC_MAX_SRQ_SGE;
 	attr->max_pkeys = MRC_PORT_PKEY_TABLE_LEN;
 	/* `rdma link delete` is how users remove a soft device. */
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
@@ -70,6 +84,9 @@ void mrc_port_state_changed(struct mrc_dev *mdev)
  */
 static const struct ib_device_ops *const mrc_ops_tables[] = {
 	&mrc_dev_ops,
+	&mrc_cq_ops,
+	&mrc_qp_ops,
+	&mrc_srq_ops,
 };
 
 int mrc_device_register(struct mrc_dev *mdev, const char *name)
@@ -82,6 +99,10 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 	mdev->port_state = mrc_netdev_port_state(mdev->ndev);
 	atomic_set(&mdev->num_ucontexts, 0);
 	atomic_set(&mdev->num_pds, 0);
+	atomic_set(&mdev->num_cqs, 0);
+	atomic_set(&mdev->num_srqs, 0);
+	atomic_set(&mdev->num_qps, 0);
+	xa_init_flags(&mdev->qps, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	mrc_init_device_attr(mdev);
 
 	strscpy(ibdev->node_desc, "soft-MRC", sizeof(ibdev->node_desc));
@@ -89,6 +110,12 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = num_possible_cpus();
 	ibdev->node_guid = mdev->attr.sys_image_guid;
+	/*
+	 * The user POST_SEND command is the send doorbell, and completion
+	 * events need REQ_NOTIFY_CQ; both are opt-in write() commands.
+	 */
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	for (i = 0; i < ARRAY_SIZE(mrc_ops_tables); i++)
 		ib_set_device_ops(ibdev, mrc_ops_tables[i]);
 

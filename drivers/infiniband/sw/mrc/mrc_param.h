@@ -19,6 +19,22 @@
 #define MRC_MAX_UCONTEXT		512
 #define MRC_MAX_PD			0x10000
 
+#define MRC_MAX_CQ			0x4000
+#define MRC_MAX_CQE			0xffff	/* a ring of 64 Ki slots */
+
+#define MRC_MAX_QP			0x10000
+/* QPN 0 and 1 are IB's SMI and GSI; queue pairs start above them. */
+#define MRC_MIN_QPN			16
+#define MRC_MAX_QPN			0xffffff
+#define MRC_MAX_QP_WR			0x4000
+#define MRC_MAX_SGE			32
+#define MRC_MAX_INLINE_DATA		512
+#define MRC_MAX_RD_ATOMIC		128
+
+#define MRC_MAX_SRQ			0x4000
+#define MRC_MAX_SRQ_WR			0x4000
+#define MRC_MAX_SRQ_SGE			MRC_MAX_SGE
+
 #define MRC_PORT_GID_TABLE_LEN		128
 #define MRC_PORT_PKEY_TABLE_LEN		1
 #define MRC_DEFAULT_PKEY		0xffff

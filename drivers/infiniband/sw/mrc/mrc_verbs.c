@@ -10,6 +10,7 @@
 #include <rdma/mrc-abi.h>
 
 #include "mrc.h"
+#include "mrc_ring.h"
 
 static int mrc_query_device(struct ib_device *ibdev,
 			    struct ib_device_attr *attr,
@@ -170,6 +171,10 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 
 	WARN_ON(atomic_read(&mdev->num_pds));
 	WARN_ON(atomic_read(&mdev->num_ucontexts));
+	WARN_ON(atomic_read(&mdev->num_cqs));
+	WARN_ON(atomic_read(&mdev->num_srqs));
+	WARN_ON(!xa_empty(&mdev->qps));
+	xa_destroy(&mdev->qps);
 	mrc_dev_mark_dead(mdev);
 }
 
@@ -188,6 +193,8 @@ const struct ib_device_ops mrc_dev_ops = {
 	.disassociate_ucontext = mrc_disassociate_ucontext,
 	.get_link_layer = mrc_get_link_layer,
 	.get_port_immutable = mrc_get_port_immutable,
+	.mmap = mrc_mmap,
+	.mmap_free = mrc_mmap_free,
 	.query_device = mrc_query_device,
 	.query_pkey = mrc_query_pkey,
 	.query_port = mrc_query_port,

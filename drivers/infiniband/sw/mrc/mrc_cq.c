@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Completion queue verbs and the completion producer.
+ */
+#include <linux/log2.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
+#include <rdma/mrc-abi.h>
+
+#include "mrc.h"
+#include "mrc_cq.h"
+
+/* A kernel CQ's slots hold struct ib_wc; a user CQ's hold struct mrc_cqe. */
+static u32 mrc_cq_slot_size(bool user)
+{
+	return user ? sizeof(struct mrc_cqe) :
+		      roundup_pow_of_two(sizeof(struct ib_wc));
+}
+
+static void mrc_wc_to_user(struct mrc_cqe *cqe, const struct ib_wc *wc)
+{
+	memset(cqe, 0, sizeof(*cqe));
+	cqe->wc.wr_id = wc->wr_id;
+	cqe->wc.status = wc->status;
+	cqe->wc.opcode = wc->opcode;
+	cqe->wc.vendor_err = wc->vendor_err;
+	cqe->wc.byte_len = wc->byte_len;
+	cqe->wc.ex.imm_data = wc->ex.imm_data;
+	cqe->wc.qp_num = wc->qp->qp_num;
+	cqe->wc.src_qp = wc->src_qp;
+	cqe->wc.wc_flags = wc->wc_flags;
+	cqe->wc.pkey_index = wc->pkey_index;
+	cqe->wc.slid = wc->slid;
+	cqe->wc.sl = wc->sl;
+	cqe->wc.dlid_path_bits = wc->dlid_path_bits;
+	cqe->wc.port_num = wc->port_num;
+}
+
+static void mrc_cq_overflow(struct mrc_cq *cq)
+{
+	struct ib_event event = {
+		.device = cq->ibcq.device,
+		.element.cq = &cq->ibcq,
+		.event = IB_EVENT_CQ_ERR,
+	};
+
+	if (cq->ibcq.event_handler)
+		cq->ibcq.event_handler(&event, cq->ibcq.cq_context);
+}
+
+int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited)
+{
+	bool notify = false, overflow = false;
+	unsigned long flags;
+	void *slot;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (cq->overflowed || mrc_ring_free(&cq->ring, cq->produced) <= 0) {
+		/* Report once: the CQ is broken until destroyed. */
+		overflow = !cq->overflowed;
+		cq->overflowed = true;
+		spin_unlock_irqrestore(&cq->lock, flags);
+		if (overflow)
+			mrc_cq_overflow(cq);
+		return -ENOSPC;
+	}
+
+	slot = mrc_ring_slot(&cq->ring, cq->produced);
+	if (cq->user)
+		mrc_wc_to_user(slot, wc);
+	else
+		memcpy(slot, wc, sizeof(*wc));
+	mrc_ring_publish_producer(&cq->ring, ++cq->produced);
+
+	if (cq->notify == IB_CQ_NEXT_COMP ||
+	    (cq->notify == IB_CQ_SOLICITED && solicited)) {
+		cq->notify = 0;
+		notify = true;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+
+	if (notify && cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	return 0;
+}
+
+static int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+			 struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mrc_dev(ibcq->device);
+	struct mrc_cq *cq = to_mrc_cq(ibcq);
+	struct mrc_create_cq_resp resp = {};
+	struct ib_ucontext *ucontext = NULL;
+	int err;
+
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (attr->cqe < 1 || attr->cqe > MRC_MAX_CQE)
+		return -EINVAL;
+	if (attr->comp_vector >= ibcq->device->num_comp_vectors)
+		return -EINVAL;
+	if (udata) {
+		if (udata->outlen < sizeof(resp))
+			return -EINVAL;
+		ucontext = &rdma_udata_to_drv_context(udata,
+						      struct mrc_ucontext,
+						      ibuc)->ibuc;
+	}
+
+	if (atomic_inc_return(&mdev->num_cqs) > MRC_MAX_CQ) {
+		err = -ENOMEM;
+		goto err_count;
+	}
+
+	spin_lock_init(&cq->lock);
+	cq->user = !!udata;
+	err = mrc_ring_create(&cq->ring, attr->cqe, mrc_cq_slot_size(cq->user),
+			      ucontext, &resp.cq);
+	if (err)
+		goto err_count;
+	ibcq->cqe = cq->ring.num_slots;
+
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_ring;
+	}
+	return 0;
+
+err_ring:
+	mrc_ring_destroy(&cq->ring);
+err_count:
+	atomic_dec(&mdev->num_cqs);
+	return err;
+}
+
+static int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct mrc_cq *cq = to_mrc_cq(ibcq);
+
+	mrc_ring_destroy(&cq->ring);
+	atomic_dec(&to_mrc_dev(ibcq->device)->num_cqs);
+	return 0;
+}
+
+/* Kernel consumers only: a user CQ is polled through its mapped ring. */
+static int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	struct mrc_cq *cq = to_mrc_cq(ibcq);
+	unsigned long flags;
+	int n;
+
+	if (cq->user)
+		return -EINVAL;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	for (n = 0; n < num_entries && cq->consumed != cq->produced; n++)
+		memcpy(&wc[n], mrc_ring_slot(&cq->ring, cq->consumed++),
+		       sizeof(*wc));
+	mrc_ring_publish_consumer(&cq->ring, cq->consumed);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+
+static int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	struct mrc_cq *cq = to_mrc_cq(ibcq);
+	unsigned long irqflags;
+	bool pending;
+	u32 consumer;
+
+	spin_lock_irqsave(&cq->lock, irqflags);
+	/* A pending next-completion request is not narrowed to solicited. */
+	if (cq->notify != IB_CQ_NEXT_COMP)
+		cq->notify = flags & IB_CQ_SOLICITED_MASK;
+	/* Acquire pairs with the provider's release of its consumer index. */
+	consumer = cq->user ? smp_load_acquire(&cq->ring.indices->consumer) :
+			      cq->consumed;
+	pending = consumer != cq->produced;
+	spin_unlock_irqrestore(&cq->lock, irqflags);
+
+	return (flags & IB_CQ_REPORT_MISSED_EVENTS) && pending ? 1 : 0;
+}
+
+const struct ib_device_ops mrc_cq_ops = {
+	.create_cq = mrc_create_cq,
+	.destroy_cq = mrc_destroy_cq,
+	.poll_cq = mrc_poll_cq,
+	.req_notify_cq = mrc_req_notify_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
+};

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Completion queues. The kernel produces completions into a ring; a user
+ * CQ's ring is consumed by the provider in userspace, a kernel CQ's by
+ * mrc_poll_cq().
+ *
+ * cq->lock (spinlock, irqsave) guards the producer side and the
+ * notification state; completions are posted from process context, softirq
+ * and timers alike.
+ */
+#ifndef MRC_CQ_H
+#define MRC_CQ_H
+
+#include <rdma/ib_verbs.h>
+
+#include "mrc_ring.h"
+
+struct mrc_cq {
+	struct ib_cq ibcq;
+	spinlock_t lock;	/* producer side, notify state */
+	struct mrc_ring ring;
+	bool user;
+	u32 produced;		/* our producer index */
+	u32 consumed;		/* kernel CQs: our consumer index */
+	u8 notify;		/* armed IB_CQ_SOLICITED or IB_CQ_NEXT_COMP */
+	bool overflowed;
+};
+
+static inline struct mrc_cq *to_mrc_cq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct mrc_cq, ibcq);
+}
+
+/* Posts one completion; -ENOSPC (and a CQ error event) when full. */
+int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
+
+#endif /* MRC_CQ_H */

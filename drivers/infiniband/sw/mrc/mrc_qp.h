@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Queue pairs: the verbs object, its work queues and its state machine.
+ *
+ * Work queues are rings userspace (or, for a kernel QP, mrc_post_send() and
+ * mrc_post_recv()) produces into. The kernel keeps two indices per queue:
+ * *_fetched, the next slot it will copy out (it never reads a slot twice, so
+ * a producer rewriting a slot cannot change a request under us), and
+ * *_completed, published as the ring's consumer index when a request
+ * completes; the slots in between are owned by the kernel.
+ *
+ * qp->lock (spinlock, irqsave) guards the state, the stored attributes and
+ * the queue indices. Completions are posted to CQs with qp->lock held;
+ * lock order: qp->lock -> cq->lock.
+ *
+ * Lifetime: a QP is in mdev->qps from creation until destroy, where it is
+ * removed first; RCU readers (the receive path) take a reference with
+ * mrc_qp_get() and destroy waits for all references to go.
+ */
+#ifndef MRC_QP_H
+#define MRC_QP_H
+
+#include <linux/completion.h>
+#include <linux/refcount.h>
+#include <rdma/ib_verbs.h>
+
+#include "mrc_ring.h"
+
+struct mrc_cq;
+struct mrc_srq;
+
+/* Where a connected QP sends: from the GID it was given, to its peer's. */
+struct mrc_qp_path {
+	union ib_gid sgid;
+	union ib_gid dgid;
+	u32 flow_label;
+	u8 traffic_class;
+	u8 hop_limit;
+};
+
+struct mrc_qp {
+	struct ib_qp ibqp;
+	refcount_t refs;		/* mdev->qps' one, plus readers' */
+	struct completion unreferenced;
+
+	spinlock_t lock;	/* state, attributes, indices */
+	enum ib_qp_state state;
+	bool user;
+	bool sq_sig_all;
+
+	struct mrc_ring sq;
+	u32 sq_fetched;
+	u32 sq_completed;
+	u32 max_send_sge;
+	u32 max_inline_data;
+
+	struct mrc_ring rq;		/* unused with an SRQ */
+	u32 rq_fetched;
+	u32 rq_completed;
+	u32 max_recv_sge;
+
+	/* Connection attributes, valid from the states that need them. */
+	struct mrc_qp_path path;
+	u32 dest_qpn;
+	u32 sq_psn;
+	u32 rq_psn;
+	enum ib_mtu path_mtu;
+	int access_flags;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u8 min_rnr_timer;
+	u8 max_rd_atomic;
+	u8 max_dest_rd_atomic;
+};
+
+static inline struct mrc_qp *to_mrc_qp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct mrc_qp, ibqp);
+}
+
+/* The QP with @qpn and a reference on it, or NULL. Callable under RCU. */
+struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);
+void mrc_qp_put(struct mrc_qp *qp);
+
+#endif /* MRC_QP_H */
