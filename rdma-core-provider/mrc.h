@@ -26,6 +26,10 @@ struct mrc_pd {
 	struct ibv_pd ibv_pd;
 };
 
+struct mrc_mr {
+	struct verbs_mr vmr;
+};
+
 /*
  * GET_CONTEXT response as the kernel writes it: struct
  * ib_uverbs_get_context_resp, whose driver_data[] holds the mrc tail. The
@@ -68,8 +72,22 @@ static inline struct mrc_pd *to_mrc_pd(struct ibv_pd *ibpd)
 	return mrc_container_of(ibpd, struct mrc_pd, ibv_pd);
 }
 
+static inline struct mrc_mr *to_mrc_mr(struct verbs_mr *vmr)
+{
+	return mrc_container_of(vmr, struct mrc_mr, vmr);
+}
+
 /* mrc_verbs.c */
 extern const struct verbs_context_ops mrc_context_ops;
+
+/* mrc_mr.c */
+extern const struct verbs_context_ops mrc_mr_context_ops;
+
+/* mrc_cq.c, mrc_qp.c, mrc_srq.c, mrc_ah.c: queues and address handles */
+extern const struct verbs_context_ops mrc_cq_context_ops;
+extern const struct verbs_context_ops mrc_qp_context_ops;
+extern const struct verbs_context_ops mrc_srq_context_ops;
+extern const struct verbs_context_ops mrc_ah_context_ops;
 
 /* mrc_device.c */
 void mrc_free_context(struct ibv_context *ibctx);

@@ -95,6 +95,11 @@ static struct verbs_context *mrc_alloc_context(struct ibv_device *ibdev,
 	}
 
 	verbs_set_ops(&ctx->vctx, &mrc_context_ops);
+	verbs_set_ops(&ctx->vctx, &mrc_mr_context_ops);
+	verbs_set_ops(&ctx->vctx, &mrc_cq_context_ops);
+	verbs_set_ops(&ctx->vctx, &mrc_qp_context_ops);
+	verbs_set_ops(&ctx->vctx, &mrc_srq_context_ops);
+	verbs_set_ops(&ctx->vctx, &mrc_ah_context_ops);
 	return &ctx->vctx;
 
 err_uninit:

@@ -11,10 +11,15 @@
  * Which rdma-core releases this matches
  * -------------------------------------
  * Every rdma-core release from v36.0 up to and including v56.x: in all of
- * their tags (stable releases included) the five provider structs below,
- * the public structs they embed (verbs_context, ibv_context, ibv_device) and
- * the prototypes we use have identical text, and all of them export the
- * private symbols under the version node IBVERBS_PRIVATE_34.
+ * their tags (stable releases included) the provider structs below, the
+ * public structs they embed (verbs_context, ibv_context, ibv_device,
+ * ibv_mr) and the prototypes we use have identical text, and all of them
+ * export the private symbols under the version node IBVERBS_PRIVATE_34.
+ * (The kernel-headers copies of ib_uverbs_reg_mr and its response changed
+ * a trailing [0] to [], which is the same layout.)
+ * One public struct embedded below does change within that range:
+ * ibv_qp_ex, part of struct verbs_qp, grew in v44 and again in v45; see the
+ * asserts of struct verbs_qp for why that is harmless.
  *
  * The symbol version alone is not enough to trust a libibverbs, because
  * rdma-core changed layouts without bumping it:
@@ -50,8 +55,25 @@
 #include <infiniband/verbs.h>
 #include <rdma/ib_user_verbs.h>
 
-/* Only used through pointers in ops we do not implement. */
-struct verbs_mr;
+/* What kind of MR a struct verbs_mr is (rdma-core's enum ibv_mr_type). */
+enum verbs_mr_type {
+	VERBS_MR_TYPE_MR,		/* ibv_reg_mr() */
+	VERBS_MR_TYPE_NULL_MR,
+	VERBS_MR_TYPE_IMPORTED_MR,
+	VERBS_MR_TYPE_DMABUF_MR,
+};
+
+/*
+ * A memory region. The provider allocates it (usually embedded first in its
+ * own struct), ibv_cmd_reg_mr() fills in handle, keys, context, mr_type and
+ * access, and libibverbs fills in pd, addr and length and reads mr_type and
+ * access again in ibv_dereg_mr().
+ */
+struct verbs_mr {
+	struct ibv_mr ibv_mr;
+	enum verbs_mr_type mr_type;
+	int access;
+};
 
 /* ccan's struct list_node; libibverbs links our device into its lists. */
 struct verbs_list_node {
@@ -296,6 +318,71 @@ struct verbs_cmd_alloc_pd {
 	struct ib_uverbs_alloc_pd core_payload;
 };
 
+/* rdma-core's struct ibv_reg_mr. */
+struct verbs_cmd_reg_mr {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_reg_mr core_payload;
+};
+
+/*
+ * Queue pairs and completion queues as libibverbs sees them: it casts every
+ * ibv_qp to struct verbs_qp (ibv_qp_to_qp_ex() reads comp_mask, which stays
+ * 0 for ours as we offer no ibv_wr_* API), and ibv_cmd_create_cq_ex() takes
+ * a struct verbs_cq. Our QPs and CQs therefore begin with these.
+ */
+struct verbs_xrcd;	/* only through a pointer libibverbs leaves NULL */
+
+struct verbs_qp {
+	union {
+		struct ibv_qp qp;
+		struct ibv_qp_ex qp_ex;
+	};
+	uint32_t comp_mask;		/* rdma-core's VERBS_QP_XRCD, _EX */
+	struct verbs_xrcd *xrcd;
+};
+
+struct verbs_cq {
+	union {
+		struct ibv_cq cq;
+		struct ibv_cq_ex cq_ex;
+	};
+};
+
+/*
+ * rdma-core's struct ibv_modify_qp, ibv_query_qp, ibv_modify_srq and
+ * ibv_query_srq: the helpers fill in the core request themselves.
+ */
+struct verbs_cmd_modify_qp {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_modify_qp core_payload;
+};
+
+struct verbs_cmd_query_qp {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_query_qp core_payload;
+};
+
+struct verbs_cmd_modify_srq {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_modify_srq core_payload;
+};
+
+struct verbs_cmd_query_srq {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_query_srq core_payload;
+};
+
+/*
+ * rdma-core's struct ibv_create_cq, ibv_create_cq_ex, ibv_create_qp and
+ * ibv_create_srq. mrc has no driver request data for these, so we pass NULL
+ * with size 0 and libibverbs builds the request on its own stack; the types
+ * stay incomplete, so there is no layout of ours to get wrong.
+ */
+struct verbs_cmd_create_cq;
+struct verbs_cmd_create_cq_ex;
+struct verbs_cmd_create_qp;
+struct verbs_cmd_create_srq;
+
 /*
  * Private functions of libibverbs, all versioned IBVERBS_PRIVATE_34.
  * Unless noted, ibv_cmd_* return 0 or a positive errno value.
@@ -336,6 +423,80 @@ int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
 		     struct verbs_cmd_alloc_pd *cmd, size_t cmd_size,
 		     struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size);
 int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
+/*
+ * Fills in cmd (start, length, hca_va, pd_handle, access_flags) and, on
+ * success, vmr's handle, lkey, rkey, context, mr_type and access.
+ */
+int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+		   uint64_t hca_va, int access, struct verbs_mr *vmr,
+		   struct verbs_cmd_reg_mr *cmd, size_t cmd_size,
+		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
+/* Treats a device already gone (EIO) as success, like every destroy. */
+int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+
+/*
+ * Queue objects. The create helpers set the object's handle (and cqe, QPN,
+ * ...) and write what the kernel granted back into the attributes (cq->cqe;
+ * attr->cap for QPs; attr->attr.max_wr and max_sge for SRQs). resp_size
+ * counts the core response plus our driver tail, which libibverbs splits at
+ * sizeof() of its core response struct. The destroy helpers wait for the
+ * object's reported events to be acknowledged and, like ibv_cmd_dereg_mr(),
+ * treat a device already gone (EIO) as success.
+ */
+int ibv_cmd_create_cq(struct ibv_context *context, int cqe,
+		      struct ibv_comp_channel *channel, int comp_vector,
+		      struct ibv_cq *cq, struct verbs_cmd_create_cq *cmd,
+		      size_t cmd_size, struct ib_uverbs_create_cq_resp *resp,
+		      size_t resp_size);
+/* cmd_flags: rdma-core's enum create_cq_cmd_flags; we pass 0. */
+int ibv_cmd_create_cq_ex(struct ibv_context *context,
+			 const struct ibv_cq_init_attr_ex *cq_attr,
+			 struct verbs_cq *cq, struct verbs_cmd_create_cq_ex *cmd,
+			 size_t cmd_size,
+			 struct ib_uverbs_ex_create_cq_resp *resp,
+			 size_t resp_size, uint32_t cmd_flags);
+int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+int ibv_cmd_destroy_cq(struct ibv_cq *cq);
+
+int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
+		      struct ibv_qp_init_attr *attr,
+		      struct verbs_cmd_create_qp *cmd, size_t cmd_size,
+		      struct ib_uverbs_create_qp_resp *resp, size_t resp_size);
+/* Accepts only comp_mask bits IBV_QP_INIT_ATTR_PD, _XRCD, _SEND_OPS_FLAGS. */
+int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp,
+			 struct ibv_qp_init_attr_ex *attr_ex,
+			 struct verbs_cmd_create_qp *cmd, size_t cmd_size,
+			 struct ib_uverbs_create_qp_resp *resp,
+			 size_t resp_size);
+/* Both refuse attr_mask bits from IBV_QP_RATE_LIMIT up (EOPNOTSUPP). */
+int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+		      int attr_mask, struct verbs_cmd_modify_qp *cmd,
+		      size_t cmd_size);
+int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
+		     int attr_mask, struct ibv_qp_init_attr *qp_init_attr,
+		     struct verbs_cmd_query_qp *cmd, size_t cmd_size);
+int ibv_cmd_destroy_qp(struct ibv_qp *qp);
+
+int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq,
+		       struct ibv_srq_init_attr *attr,
+		       struct verbs_cmd_create_srq *cmd, size_t cmd_size,
+		       struct ib_uverbs_create_srq_resp *resp,
+		       size_t resp_size);
+int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
+		       int srq_attr_mask, struct verbs_cmd_modify_srq *cmd,
+		       size_t cmd_size);
+int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
+		      struct verbs_cmd_query_srq *cmd, size_t cmd_size);
+int ibv_cmd_destroy_srq(struct ibv_srq *srq);
+
+/*
+ * Builds the whole request itself, so no driver request data; resp_size
+ * could cover a driver tail after the core response (mrc has none).
+ */
+int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
+		      struct ibv_ah_attr *attr,
+		      struct ib_uverbs_create_ah_resp *resp, size_t resp_size);
+int ibv_cmd_destroy_ah(struct ibv_ah *ah);
 
 /*
  * Layout checks against rdma-core v44.0 on x86_64 (see the top of this
@@ -500,5 +661,65 @@ VERBS_ABI_ASSERT_SIZE(verbs_cmd_alloc_pd, 16);
 VERBS_ABI_ASSERT_OFFSET(verbs_cmd_alloc_pd, core_payload, 8);
 VERBS_ABI_ASSERT_SIZE(ib_uverbs_get_context_resp, 8);
 VERBS_ABI_ASSERT_SIZE(ib_uverbs_alloc_pd_resp, 4);
+VERBS_ABI_ASSERT_SIZE(verbs_cmd_reg_mr, 48);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_reg_mr, core_payload, 8);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_reg_mr, core_payload.start, 16);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_reg_mr, core_payload.access_flags, 44);
+VERBS_ABI_ASSERT_SIZE(ib_uverbs_reg_mr_resp, 12);
+
+/* libibverbs reads mr_type and access in ibv_dereg_mr(). */
+VERBS_ABI_ASSERT_SIZE(ibv_mr, 48);
+VERBS_ABI_ASSERT_SIZE(verbs_mr, 56);
+VERBS_ABI_ASSERT_OFFSET(verbs_mr, ibv_mr, 0);
+VERBS_ABI_ASSERT_OFFSET(verbs_mr, mr_type, 48);
+VERBS_ABI_ASSERT_OFFSET(verbs_mr, access, 52);
+_Static_assert(sizeof(enum verbs_mr_type) == 4 && VERBS_MR_TYPE_MR == 0,
+	       "enum verbs_mr_type differs from rdma-core v44.0's ibv_mr_type");
+
+/*
+ * Queue objects. rdma-core puts verbs_qp.comp_mask right after the union of
+ * ibv_qp and ibv_qp_ex, and since ibv_qp_ex grew in v44 (wr_atomic_write)
+ * and v45 (wr_flush) its offset depends on the release. Both libibverbs and
+ * we take ibv_qp_ex from the same release's verbs.h (libibverbs-dev comes
+ * with the library), so the relation below is what has to hold; in v44.0
+ * the numbers are sizeof(ibv_qp_ex) 352, comp_mask at 352, xrcd at 360 and
+ * sizeof(verbs_qp) 368.
+ */
+VERBS_ABI_ASSERT_SIZE(ibv_qp, 160);
+VERBS_ABI_ASSERT_OFFSET(verbs_qp, qp, 0);
+VERBS_ABI_ASSERT_OFFSET(verbs_qp, qp_ex, 0);
+_Static_assert(offsetof(struct verbs_qp, comp_mask) ==
+	       sizeof(struct ibv_qp_ex) &&
+	       offsetof(struct verbs_qp, xrcd) ==
+	       sizeof(struct ibv_qp_ex) + 8 &&
+	       sizeof(struct verbs_qp) == sizeof(struct ibv_qp_ex) + 16,
+	       "verbs_qp is not laid out as rdma-core's: union, comp_mask, xrcd");
+VERBS_ABI_ASSERT_SIZE(ibv_cq, 128);
+VERBS_ABI_ASSERT_SIZE(verbs_cq, 288);
+VERBS_ABI_ASSERT_OFFSET(verbs_cq, cq, 0);
+VERBS_ABI_ASSERT_OFFSET(verbs_cq, cq_ex, 0);
+VERBS_ABI_ASSERT_SIZE(ibv_srq, 128);
+VERBS_ABI_ASSERT_SIZE(ibv_ah, 24);
+
+VERBS_ABI_ASSERT_SIZE(verbs_cmd_modify_qp, 120);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_modify_qp, core_payload, 8);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_modify_qp, core_payload.qp_handle, 72);
+VERBS_ABI_ASSERT_SIZE(verbs_cmd_query_qp, 24);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_query_qp, core_payload, 8);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_query_qp, core_payload.qp_handle, 16);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_query_qp, core_payload.attr_mask, 20);
+VERBS_ABI_ASSERT_SIZE(verbs_cmd_modify_srq, 24);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_modify_srq, core_payload, 8);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_modify_srq, core_payload.srq_handle, 8);
+VERBS_ABI_ASSERT_SIZE(verbs_cmd_query_srq, 24);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_query_srq, core_payload, 8);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_query_srq, core_payload.srq_handle, 16);
+
+/* Where libibverbs splits core response from our driver tail. */
+VERBS_ABI_ASSERT_SIZE(ib_uverbs_create_cq_resp, 8);
+VERBS_ABI_ASSERT_SIZE(ib_uverbs_ex_create_cq_resp, 16);
+VERBS_ABI_ASSERT_SIZE(ib_uverbs_create_qp_resp, 32);
+VERBS_ABI_ASSERT_SIZE(ib_uverbs_create_srq_resp, 16);
+VERBS_ABI_ASSERT_SIZE(ib_uverbs_create_ah_resp, 4);
 
 #endif /* MRC_VERBS_PROVIDER_ABI_H */

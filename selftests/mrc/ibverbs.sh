@@ -7,8 +7,12 @@ mrc_require_root_tools
 mrc_load || ktap_skip_all "cannot load $MRC_KO"
 command -v ibv_devinfo >/dev/null || ktap_skip_all "needs ibverbs-utils"
 
+# rdma_rxe takes UDP port 4791 in init_net when it loads, the port mrc's
+# devices there use by default: run beside it on another one.
+mrc_reload udp_port=4792 || ktap_skip_all "cannot load $MRC_KO udp_port=4792"
+
 ktap_begin 7
-trap 'mrc_cleanup; rdma link delete rxet0 2>/dev/null' EXIT
+trap 'mrc_cleanup; rdma link delete rxet0 2>/dev/null; rmmod rdma_rxe 2>/dev/null; mrc_reload' EXIT
 mrc_cleanup
 make_veth mrct0 mrct0p || ktap_skip_all "cannot create a veth pair"
 ip addr add 192.0.2.21/24 dev mrct0

@@ -32,6 +32,18 @@ mrc_unload()
 	! mrc_module_loaded || rmmod mrc
 }
 
+# Loads mrc.ko afresh with these module parameters (none: the defaults).
+mrc_reload()	# [PARAM=VALUE...]
+{
+	mrc_unload && insmod "$MRC_KO" "$@"
+}
+
+# The udp_port parameter of the loaded module.
+mrc_udp_port()
+{
+	cat /sys/module/mrc/parameters/udp_port
+}
+
 # Polls COMMAND until it succeeds or SECONDS (tenths allowed) pass.
 wait_for()	# SECONDS COMMAND...
 {
@@ -108,4 +120,53 @@ mrc_cleanup()
 		[ -e "$dev" ] && ip link del "${dev##*/}" 2>/dev/null
 	done
 	return 0
+}
+
+# Two hosts: namespaces mrcna and mrcnb joined by a veth pair (192.0.2.1 and
+# .2), with mrc0 in mrcna and mrc1 in mrcnb. GID index 1 is the IPv4 GID.
+MRC_HOST_A=192.0.2.1
+MRC_HOST_B=192.0.2.2
+
+make_two_hosts()
+{
+	ip netns add mrcna && ip netns add mrcnb &&
+	ip link add mrcva type veth peer name mrcvb &&
+	ip link set mrcva netns mrcna && ip link set mrcvb netns mrcnb &&
+	ip -n mrcna addr add $MRC_HOST_A/24 dev mrcva &&
+	ip -n mrcnb addr add $MRC_HOST_B/24 dev mrcvb &&
+	ip -n mrcna link set mrcva up && ip -n mrcna link set lo up &&
+	ip -n mrcnb link set mrcvb up && ip -n mrcnb link set lo up &&
+	ip netns exec mrcna rdma link add mrc0 type mrc netdev mrcva &&
+	ip netns exec mrcnb rdma link add mrc1 type mrc netdev mrcvb &&
+	wait_for 5 ib_has_gid mrc0 "ffff:c000:0201 RoCE v2" &&
+	wait_for 5 ib_has_gid mrc1 "ffff:c000:0202 RoCE v2"
+}
+
+remove_two_hosts()
+{
+	ip netns del mrcna 2>/dev/null
+	ip netns del mrcnb 2>/dev/null
+	wait_for 10 ib_gone mrc0
+	wait_for 10 ib_gone mrc1
+	return 0
+}
+
+# run_client_server TIMEOUT TOOL ARGS...: TOOL -d mrc1 ARGS runs as server
+# in mrcnb, then TOOL -d mrc0 ARGS as client in mrcna towards it; both must
+# succeed. The output of both is shown as diagnostics.
+run_client_server()
+{
+	local limit=$1 tool=$2 out=/tmp/mrc-server.$$ spid sstatus cstatus
+	shift 2
+	ip netns exec mrcnb timeout "$limit" "$tool" -d mrc1 "$@" >"$out" 2>&1 &
+	spid=$!
+	sleep 1
+	ip netns exec mrcna timeout "$limit" "$tool" -d mrc0 "$@" $MRC_HOST_B 2>&1
+	cstatus=$?
+	wait $spid
+	sstatus=$?
+	sed 's/^/server: /' "$out"
+	rm -f "$out"
+	echo "client exit $cstatus, server exit $sstatus"
+	[ $cstatus -eq 0 ] && [ $sstatus -eq 0 ]
 }

@@ -69,10 +69,10 @@ struct mrc_sge {
 };
 
 /*
- * A send queue slot. opcode and send_flags take the IB_UVERBS_WR_* and
- * IB_UVERBS_SEND_* values of <rdma/ib_user_verbs.h>. With
- * IB_UVERBS_SEND_INLINE the data (inline_len bytes) sits where the SGEs
- * would, and num_sge is 0.
+ * A send queue slot. opcode takes the IB_UVERBS_WR_* values of
+ * <rdma/ib_user_verbs.h>; send_flags the IB_SEND_* bits of the kernel's
+ * verbs, which equal libibverbs' IBV_SEND_*. With IB_SEND_INLINE the data
+ * (inline_len bytes) sits where the SGEs would, and num_sge is 0.
  */
 struct mrc_send_wqe {
 	__aligned_u64 wr_id;

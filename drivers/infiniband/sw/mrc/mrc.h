@@ -12,6 +12,20 @@
  * mrc_dev->port_lock (spinlock) guards ->port_state, the last port state
  *	announced with an IB event. Never held across a call out of the
  *	driver.
+ * mrc_net->lock (mutex, mrc_net.c, one per network namespace) guards the
+ *	namespace's UDP sockets, their user count and changes to its device
+ *	list. Process context only; nothing is taken under it but what
+ *	creating and releasing a socket takes (it spans synchronize_rcu()).
+ *	It is not held across ib_unregister_device(), which takes it (in
+ *	dealloc_driver).
+ * The receive path (mrc_net.c, mrc_recv.c) takes no lock of ours: it runs
+ *	in softirq under rcu_read_lock(), finds the device on its namespace's
+ *	RCU list and holds an ib_device reference (ib_device_try_get()) while
+ *	it handles the packet. Per-CPU counters need no lock.
+ * Memory regions (mrc_mr.h): mrs.xa's own lock serialises allocating and
+ *	freeing key indices (process context); key lookups take no lock
+ *	(RCU plus a reference per MR). No lock of ours is taken in
+ *	mrc_mr_*(); they may be called under any of them, from softirq.
  *
  * Lifetime
  * --------
@@ -21,6 +35,23 @@
  * device and fence its unregistration (see mrc_unregister_all()); that
  * reference is dropped when the entry is reaped. The netdev is held (with a
  * tracker) from newlink until dealloc_driver.
+ *
+ * Transport: mrc_net_dev_init(), before ib_register_device(), puts the
+ * device on its netdev's namespace's list and takes a reference on that
+ * namespace's sockets (opening them for the first device);
+ * mrc_net_dev_exit(), in dealloc_driver, reverses it, closing the sockets
+ * with the last device. Sockets hold no namespace reference: the pernet
+ * exit of a dying namespace finishes the unregistration of any device still
+ * on its list before the namespace is freed. A packet being received holds
+ * a device reference, so unregistration (disable_device) waits for it;
+ * the mrc_dev memory is freed after an RCU grace period (ib_core's
+ * kfree_rcu), so a reader that finds a dying device on the list may still
+ * try to get it.
+ *
+ * Memory regions: an MR's key resolves from registration until dereg_mr,
+ * which then waits for the data path's references (mrc_mr_get() ..
+ * mrc_mr_put(), one packet or operation long) before unpinning; details in
+ * mrc_mr.h.
  */
 #ifndef MRC_H
 #define MRC_H
@@ -32,6 +63,10 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc_param.h"
+#include "mrc_mr.h"
+
+struct mrc_net;
+struct mrc_pcpu_stats;
 
 struct mrc_dev {
 	struct ib_device ib_dev;	/* first: ib_alloc_device() needs it */
@@ -55,6 +90,14 @@ struct mrc_dev {
 	atomic_t num_qps;
 	struct xarray qps;		/* QPN -> mrc_qp; RCU lookups */
 	u32 next_qpn;			/* xa_alloc_cyclic's cursor */
+
+	/* Transport (mrc_net.c, mrc_stats.c). */
+	struct mrc_net *mnet;		/* netns state; NULL outside init..exit */
+	struct list_head net_node;	/* on mnet->devs (RCU) */
+	struct mrc_pcpu_stats __percpu *stats;
+
+	/* Memory regions (mrc_mr.c). */
+	struct mrc_mr_table mrs;
 };
 
 struct mrc_ucontext {
@@ -75,6 +118,9 @@ static inline struct mrc_dev *mrc_dev_of_ucontext(struct ib_ucontext *uc)
 	return to_mrc_dev(uc->device);
 }
 
+/* mrc_verbs.c */
+enum ib_mtu mrc_active_mtu(struct net_device *ndev);
+
 /* mrc_device.c */
 int mrc_device_register(struct mrc_dev *mdev, const char *name);
 enum ib_port_state mrc_netdev_port_state(struct net_device *ndev);
@@ -85,6 +131,7 @@ extern const struct ib_device_ops mrc_dev_ops;
 extern const struct ib_device_ops mrc_cq_ops;
 extern const struct ib_device_ops mrc_qp_ops;
 extern const struct ib_device_ops mrc_srq_ops;
+extern const struct ib_device_ops mrc_mr_ops;
 
 /* mrc_main.c */
 void mrc_dev_mark_dead(struct mrc_dev *mdev);

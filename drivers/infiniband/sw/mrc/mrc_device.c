@@ -10,6 +10,8 @@
 #include <rdma/mrc-abi.h>
 
 #include "mrc.h"
+#include "mrc_net.h"
+#include "mrc_stats.h"
 
 static void mrc_init_device_attr(struct mrc_dev *mdev)
 {
@@ -21,6 +23,9 @@ static void mrc_init_device_attr(struct mrc_dev *mdev)
 	attr->hw_ver = MRC_HW_VERSION;
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_pd = MRC_MAX_PD;
+	attr->max_mr = MRC_MAX_MR;
+	attr->max_mr_size = MRC_MAX_MR_SIZE;
+	attr->max_fast_reg_page_list_len = MRC_MAX_FAST_REG_PAGES;
 	attr->max_cq = MRC_MAX_CQ;
 	attr->max_cqe = MRC_MAX_CQE;
 	attr->max_qp = MRC_MAX_QP;
@@ -87,6 +92,8 @@ static const struct ib_device_ops *const mrc_ops_tables[] = {
 	&mrc_cq_ops,
 	&mrc_qp_ops,
 	&mrc_srq_ops,
+	&mrc_mr_ops,
+	&mrc_stats_ops,
 };
 
 int mrc_device_register(struct mrc_dev *mdev, const char *name)
@@ -111,15 +118,27 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 	ibdev->num_comp_vectors = num_possible_cpus();
 	ibdev->node_guid = mdev->attr.sys_image_guid;
 	/*
-	 * The user POST_SEND command is the send doorbell, and completion
-	 * events need REQ_NOTIFY_CQ; both are opt-in write() commands.
+	 * The user POST_SEND and POST_RECV commands are doorbells, and
+	 * completion events need REQ_NOTIFY_CQ; all are opt-in write()
+	 * commands.
 	 */
 	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				  BIT_ULL(IB_USER_VERBS_CMD_POST_RECV) |
 				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	for (i = 0; i < ARRAY_SIZE(mrc_ops_tables); i++)
 		ib_set_device_ops(ibdev, mrc_ops_tables[i]);
 
+	/* Undone by dealloc_driver, which may run from here on. */
+	err = mrc_mr_table_init(mdev);
+	if (err)
+		return err;
+
 	err = ib_device_set_netdev(ibdev, mdev->ndev, 1);
+	if (err)
+		return err;
+
+	/* Counters and the namespace's UDP sockets; undone by dealloc_driver. */
+	err = mrc_net_dev_init(mdev);
 	if (err)
 		return err;
 

@@ -13,6 +13,8 @@
 #include <rdma/mrc-abi.h>
 
 #include "mrc.h"
+#include "mrc_net.h"
+#include "mrc_req.h"
 
 static LIST_HEAD(mrc_devices);
 static DEFINE_MUTEX(mrc_devices_lock);
@@ -123,7 +125,9 @@ static void mrc_unregister_if_netdev_gone(struct mrc_dev *mdev)
 		return;
 
 	rtnl_lock();
-	if (mdev->ndev->reg_state != NETREG_REGISTERED)
+	/* A namespace change unregisters the netdev only for its notifier. */
+	if (mdev->ndev->reg_state != NETREG_REGISTERED ||
+	    mrc_net_dev_moved(mdev))
 		ib_unregister_device_queued(&mdev->ib_dev);
 	rtnl_unlock();
 	ib_device_put(&mdev->ib_dev);
@@ -229,9 +233,28 @@ static int __init mrc_module_init(void)
 {
 	int err;
 
-	err = register_netdevice_notifier(&mrc_netdev_notifier);
+	/* Opt-in check of the MR data path helpers (mr_selftest=1). */
+	err = mrc_mr_selftest();
 	if (err)
 		return err;
+
+	/* Namespaces first: a device needs its namespace's state. */
+	err = mrc_net_init();
+	if (err)
+		return err;
+
+	err = mrc_req_module_init();
+	if (err) {
+		mrc_net_exit();
+		return err;
+	}
+
+	err = register_netdevice_notifier(&mrc_netdev_notifier);
+	if (err) {
+		mrc_req_module_exit();
+		mrc_net_exit();
+		return err;
+	}
 
 	rdma_link_register(&mrc_link_ops);
 	pr_info("loaded (uverbs ABI %d)\n", MRC_UVERBS_ABI_VERSION);
@@ -244,6 +267,9 @@ static void __exit mrc_module_exit(void)
 	rdma_link_unregister(&mrc_link_ops);
 	mrc_unregister_all();
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
+	/* Every device is gone, and with them every socket and QP. */
+	mrc_req_module_exit();
+	mrc_net_exit();
 	pr_info("unloaded\n");
 }
 

@@ -7,6 +7,7 @@
 #ifndef MRC_PARAM_H
 #define MRC_PARAM_H
 
+#include <linux/bits.h>
 #include <linux/sizes.h>
 
 #include "mrc_wire.h"
@@ -18,6 +19,15 @@
 
 #define MRC_MAX_UCONTEXT		512
 #define MRC_MAX_PD			0x10000
+
+/*
+ * Memory regions (mrc_mr.h). The MR count is also the size of the key
+ * index space: keys are index << 8 | key byte, index 1..MRC_MAX_MR. A user
+ * MR keeps one page pointer per page, 128 MiB at the largest size.
+ */
+#define MRC_MAX_MR			0x10000
+#define MRC_MAX_MR_SIZE			BIT_ULL(36)	/* 64 GiB */
+#define MRC_MAX_FAST_REG_PAGES		512
 
 #define MRC_MAX_CQ			0x4000
 #define MRC_MAX_CQE			0xffff	/* a ring of 64 Ki slots */

@@ -13,6 +13,7 @@
 
 #include "mrc.h"
 #include "mrc_cq.h"
+#include "mrc_net.h"
 #include "mrc_psn.h"
 #include "mrc_qp.h"
 #include "mrc_srq.h"
@@ -142,12 +143,19 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		cap->max_recv_sge = 0;
 	}
 
+	err = mrc_req_init(qp);
+	if (err)
+		goto err_rq;
+	err = mrc_resp_init(qp);
+	if (err)
+		goto err_req;
+
 	/* Reserve the QPN now; the QP becomes visible once complete. */
 	err = xa_alloc_cyclic_irq(&mdev->qps, &qpn, NULL,
 				  XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
 				  &mdev->next_qpn, GFP_KERNEL);
 	if (err < 0)
-		goto err_rq;
+		goto err_resp;
 	ibqp->qp_num = qpn;
 
 	if (udata) {
@@ -160,6 +168,10 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 err_qpn:
 	xa_erase_irq(&mdev->qps, qpn);
+err_resp:
+	mrc_resp_cleanup(qp);
+err_req:
+	mrc_req_cleanup(qp);
 err_rq:
 	mrc_ring_destroy(&qp->rq);
 err_sq:
@@ -228,6 +240,8 @@ static void mrc_flush_rq(struct mrc_qp *qp)
 	s64 pending;
 	struct mrc_recv_wqe *wqe;
 
+	/* What the responder took from an SRQ is flushed there. */
+	mrc_resp_flush(qp);
 	if (!mrc_qp_has_rq(qp))
 		return;
 	pending = mrc_ring_produced(&qp->rq, qp->rq_completed);
@@ -256,6 +270,37 @@ static void mrc_qp_reset_queues(struct mrc_qp *qp)
 		qp->rq_fetched = qp->rq_completed;
 		mrc_ring_publish_consumer(&qp->rq, qp->rq_completed);
 	}
+}
+
+bool mrc_qp_from_peer(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+		      const struct mrc_rx_meta *meta)
+{
+	struct mrc_net_addr addr;
+
+	if (pkt->hdr.sqpn != qp->dest_qpn)
+		return false;
+	mrc_net_addr_from_gid(&qp->path.dgid, &addr);
+	if (!mrc_net_addr_equal(&addr, &meta->saddr))
+		return false;
+	mrc_net_addr_from_gid(&qp->path.sgid, &addr);
+	return mrc_net_addr_equal(&addr, &meta->daddr);
+}
+
+void mrc_qp_error(struct mrc_qp *qp)
+{
+	if (qp->state == IB_QPS_ERR)
+		return;
+	qp->state = IB_QPS_ERR;
+	mrc_flush_sq(qp);
+	mrc_flush_rq(qp);
+}
+
+u32 mrc_qp_payload_mtu(struct mrc_qp *qp)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	enum ib_mtu mtu = min(qp->path_mtu, mrc_active_mtu(mdev->ndev));
+
+	return ib_mtu_enum_to_int(mtu);
 }
 
 static void mrc_qp_event(struct mrc_qp *qp, enum ib_event_type type)
@@ -379,7 +424,7 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	struct mrc_dev *mdev = to_mrc_dev(ibqp->device);
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 	enum ib_qp_state cur, next;
-	bool sq_drained = false;
+	bool sq_drained = false, kick = false;
 	unsigned long flags;
 	int err;
 
@@ -405,6 +450,12 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 
 	mrc_apply_qp_attr(qp, attr, mask);
 	if (mask & IB_QP_STATE && next != qp->state) {
+		if (cur == IB_QPS_RTR && next == IB_QPS_RTS) {
+			mrc_req_start(qp);
+			kick = true;
+		}
+		if (next == IB_QPS_RTR)
+			mrc_resp_start(qp);
 		qp->state = next;
 		if (next == IB_QPS_RESET) {
 			mrc_qp_reset_queues(qp);
@@ -422,6 +473,8 @@ out:
 
 	if (sq_drained)
 		mrc_qp_event(qp, IB_EVENT_SQ_DRAINED);
+	if (kick)
+		mrc_req_kick(qp);
 	return err;
 }
 
@@ -485,6 +538,8 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_qp_put(qp);
 	wait_for_completion(&qp->unreferenced);
 
+	mrc_req_cleanup(qp);
+	mrc_resp_cleanup(qp);
 	mrc_ring_destroy(&qp->rq);
 	mrc_ring_destroy(&qp->sq);
 	atomic_dec(&mdev->num_qps);
@@ -574,6 +629,7 @@ static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 	unsigned long flags;
+	bool kick = false;
 	u32 produced;
 	int err = 0;
 
@@ -582,6 +638,8 @@ static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		/* A doorbell: the requests are already in the mapped ring. */
 		if (qp->state == IB_QPS_ERR)
 			mrc_flush_sq(qp);
+		else if (qp->state == IB_QPS_RTS)
+			kick = true;
 		goto out;
 	}
 	if (qp->state < IB_QPS_RTS) {
@@ -605,8 +663,12 @@ static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 	if (qp->state == IB_QPS_ERR)
 		mrc_flush_sq(qp);
+	else
+		kick = true;
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
+	if (kick)
+		mrc_req_kick(qp);
 	return err;
 }
 
@@ -619,9 +681,24 @@ static int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	u32 produced, i;
 	int err = 0;
 
-	if (!mrc_qp_has_rq(qp) || qp->user) {
+	if (!mrc_qp_has_rq(qp)) {
 		*bad_wr = wr;
 		return -EINVAL;
+	}
+	if (qp->user) {
+		/*
+		 * The receive doorbell: userspace rings it only for a QP it
+		 * believes in ERR, whose new receives must be flushed.
+		 */
+		if (wr) {
+			*bad_wr = wr;
+			return -EINVAL;
+		}
+		spin_lock_irqsave(&qp->lock, flags);
+		if (qp->state == IB_QPS_ERR)
+			mrc_flush_rq(qp);
+		spin_unlock_irqrestore(&qp->lock, flags);
+		return 0;
 	}
 
 	spin_lock_irqsave(&qp->lock, flags);

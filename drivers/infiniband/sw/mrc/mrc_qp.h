@@ -9,9 +9,13 @@
  * *_completed, published as the ring's consumer index when a request
  * completes; the slots in between are owned by the kernel.
  *
- * qp->lock (spinlock, irqsave) guards the state, the stored attributes and
- * the queue indices. Completions are posted to CQs with qp->lock held;
- * lock order: qp->lock -> cq->lock.
+ * qp->lock (spinlock) guards the state, the stored attributes, the queue
+ * indices and the requester and responder state. The verbs take it with
+ * irqsave (kernel ULPs may post from any context); the data path, which
+ * sends packets, with spin_lock_bh() or, in softirq, spin_lock(): the IP
+ * output path must not run with hard IRQs disabled (mrc_xmit.h).
+ * Completions are posted to CQs with qp->lock held; lock order:
+ * qp->lock -> srq->lock -> cq->lock.
  *
  * Lifetime: a QP is in mdev->qps from creation until destroy, where it is
  * removed first; RCU readers (the receive path) take a reference with
@@ -24,10 +28,14 @@
 #include <linux/refcount.h>
 #include <rdma/ib_verbs.h>
 
+#include "mrc_req.h"
+#include "mrc_resp.h"
 #include "mrc_ring.h"
 
 struct mrc_cq;
 struct mrc_srq;
+struct mrc_pkt;
+struct mrc_rx_meta;
 
 /* Where a connected QP sends: from the GID it was given, to its peer's. */
 struct mrc_qp_path {
@@ -72,12 +80,29 @@ struct mrc_qp {
 	u8 min_rnr_timer;
 	u8 max_rd_atomic;
 	u8 max_dest_rd_atomic;
+
+	struct mrc_req_state req;	/* mrc_req.c */
+	struct mrc_resp_state resp;	/* mrc_resp.c */
 };
 
 static inline struct mrc_qp *to_mrc_qp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct mrc_qp, ibqp);
 }
+
+/*
+ * Moves the QP to the error state and flushes both work queues; the caller
+ * holds qp->lock. The data path calls it on a fatal error.
+ */
+void mrc_qp_error(struct mrc_qp *qp);
+/*
+ * A received packet comes from the QP's peer: its source QPN and both IP
+ * addresses are those the QP was connected with.
+ */
+bool mrc_qp_from_peer(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+		      const struct mrc_rx_meta *meta);
+/* Payload bytes per packet: the path MTU capped by the port's active MTU. */
+u32 mrc_qp_payload_mtu(struct mrc_qp *qp);
 
 /* The QP with @qpn and a reference on it, or NULL. Callable under RCU. */
 struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);

@@ -10,6 +10,7 @@
 #include <rdma/mrc-abi.h>
 
 #include "mrc.h"
+#include "mrc_net.h"
 #include "mrc_ring.h"
 
 static int mrc_query_device(struct ib_device *ibdev,
@@ -25,7 +26,7 @@ static int mrc_query_device(struct ib_device *ibdev,
 }
 
 /* The largest IB MTU whose packets, encapsulated, fit the netdev's MTU. */
-static enum ib_mtu mrc_active_mtu(struct net_device *ndev)
+enum ib_mtu mrc_active_mtu(struct net_device *ndev)
 {
 	int room = (int)READ_ONCE(ndev->mtu) - MRC_ENCAP_OVERHEAD;
 
@@ -175,6 +176,8 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	WARN_ON(atomic_read(&mdev->num_srqs));
 	WARN_ON(!xa_empty(&mdev->qps));
 	xa_destroy(&mdev->qps);
+	mrc_mr_table_cleanup(mdev);
+	mrc_net_dev_exit(mdev);
 	mrc_dev_mark_dead(mdev);
 }
 

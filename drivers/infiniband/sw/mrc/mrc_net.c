@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The UDP transport (mrc_net.h, Documentation/architecture.rst "Transport").
+ *
+ * Sockets. A network namespace with at least one mrc device has two kernel
+ * UDP sockets bound to the udp_port module parameter: IPv4, and IPv6 with
+ * IPV6_V6ONLY. The first device created on a netdev of the namespace opens
+ * them, the last one going away closes them; a namespace without mrc
+ * devices has none, so rdma_rxe (which takes 4791 in init_net when it
+ * loads) and mrc collide only where both have devices.
+ *
+ * A device's lifetime fences its sockets: it is put on its namespace's
+ * device list before ib_register_device() and taken off in dealloc_driver,
+ * and a namespace is only freed after its pernet exit, which finishes the
+ * removal of every device still on its list, so no socket outlives the
+ * namespace it lives in.
+ */
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/rculist.h>
+#include <linux/udp.h>
+#include <net/addrconf.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+#include <net/ip6_checksum.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
+
+#include "mrc.h"
+#include "mrc_net.h"
+#include "mrc_stats.h"
+
+static ushort udp_port = MRC_UDP_PORT_DEFAULT;
+module_param(udp_port, ushort, 0444);
+MODULE_PARM_DESC(udp_port,
+		 "UDP port of MRC in every network namespace (default 4791; pick another to run beside rdma_rxe, which takes 4791 in init_net)");
+
+/**
+ * struct mrc_net - the transport state of one network namespace
+ * @net: the namespace
+ * @lock: guards @users, @sock4, @sock6 and writes to @devs
+ * @users: devices in @devs; the sockets exist while it is not 0
+ * @sock4: the IPv4 socket
+ * @sock6: the IPv6 socket; NULL when the kernel has IPv6 disabled
+ * @devs: the mrc devices whose netdev is in @net, RCU-readable
+ * @rx_drop_no_device: datagrams to the MRC port that arrived on a netdev
+ *	without an mrc device (or on one being removed)
+ */
+struct mrc_net {
+	struct net *net;
+	struct mutex lock;		/* see @lock above */
+	unsigned int users;
+	struct socket *sock4;
+	struct socket *sock6;
+	struct list_head devs;
+	atomic64_t rx_drop_no_device;
+};
+
+static unsigned int mrc_net_id __read_mostly;
+
+u16 mrc_net_udp_port(void)
+{
+	return udp_port;
+}
+
+/* Addresses */
+
+/* An IPv4-mapped GID (::ffff:a.b.c.d) is the IPv4 address a.b.c.d. */
+void mrc_net_addr_from_gid(const union ib_gid *gid, struct mrc_net_addr *addr)
+{
+	const struct in6_addr *a6 = (const struct in6_addr *)gid->raw;
+
+	memset(addr, 0, sizeof(*addr));
+	if (ipv6_addr_v4mapped(a6)) {
+		addr->family = AF_INET;
+		addr->v4 = a6->s6_addr32[3];
+	} else {
+		addr->family = AF_INET6;
+		addr->v6 = *a6;
+	}
+}
+
+void mrc_net_addr_to_gid(const struct mrc_net_addr *addr, union ib_gid *gid)
+{
+	if (addr->family == AF_INET)
+		ipv6_addr_set_v4mapped(addr->v4, (struct in6_addr *)gid->raw);
+	else
+		memcpy(gid->raw, &addr->v6, sizeof(gid->raw));
+}
+
+bool mrc_net_addr_equal(const struct mrc_net_addr *a,
+			const struct mrc_net_addr *b)
+{
+	if (a->family != b->family)
+		return false;
+	if (a->family == AF_INET)
+		return a->v4 == b->v4;
+	return ipv6_addr_equal(&a->v6, &b->v6);
+}
+
+/* Receive */
+
+/* An mrc device on @ndev, with a reference; NULL if none or going away. */
+static struct mrc_dev *mrc_net_find_dev(struct mrc_net *mn,
+					struct net_device *ndev)
+{
+	struct mrc_dev *mdev;
+
+	list_for_each_entry_rcu(mdev, &mn->devs, net_node)
+		if (mdev->ndev == ndev)
+			return ib_device_try_get(&mdev->ib_dev) ? mdev : NULL;
+	return NULL;
+}
+
+/*
+ * Fills the outer-header part of @meta. False when the packet has no UDP
+ * checksum (IPv4 checksum 0; over IPv6 the UDP layer already refuses 0).
+ */
+static bool mrc_net_outer(struct sk_buff *skb, struct mrc_rx_meta *meta)
+{
+	const struct udphdr *uh = udp_hdr(skb);
+
+	memset(meta, 0, sizeof(*meta));
+	meta->udp_sport = ntohs(uh->source);
+	if (skb->protocol == htons(ETH_P_IP)) {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		meta->saddr.family = AF_INET;
+		meta->saddr.v4 = iph->saddr;
+		meta->daddr.family = AF_INET;
+		meta->daddr.v4 = iph->daddr;
+		meta->ecn = iph->tos & INET_ECN_MASK;
+		return uh->check != 0;
+	}
+
+	meta->saddr.family = AF_INET6;
+	meta->saddr.v6 = ipv6_hdr(skb)->saddr;
+	meta->daddr.family = AF_INET6;
+	meta->daddr.v6 = ipv6_hdr(skb)->daddr;
+	meta->ecn = ipv6_get_dsfield(ipv6_hdr(skb)) & INET_ECN_MASK;
+	return uh->check != 0;
+}
+
+/* Unicast to one of the port's GIDs, as rxe requires of RoCE packets. */
+static bool mrc_net_dst_is_ours(struct mrc_dev *mdev, struct sk_buff *skb,
+				const struct mrc_rx_meta *meta)
+{
+	const struct ib_gid_attr *attr;
+	union ib_gid dgid;
+
+	if (skb->pkt_type != PACKET_HOST)
+		return false;
+	mrc_net_addr_to_gid(&meta->daddr, &dgid);
+	attr = rdma_find_gid_by_port(&mdev->ib_dev, &dgid,
+				     IB_GID_TYPE_ROCE_UDP_ENCAP, 1, NULL);
+	if (IS_ERR(attr))
+		return false;
+	rdma_put_gid_attr(attr);
+	return true;
+}
+
+/*
+ * The validation order of Documentation/architecture.rst. skb->data is the
+ * UDP header; the UDP layer has verified a non-zero checksum and trimmed
+ * the skb to the UDP length. Consumes @skb.
+ */
+static void mrc_net_rcv(struct mrc_dev *mdev, struct sk_buff *skb)
+{
+	enum mrc_counter drop;
+	struct mrc_rx_meta meta;
+	unsigned int ulen, len;
+	struct mrc_pkt pkt;
+	int err;
+
+	drop = MRC_CNT_RX_DROP_BAD_CHECKSUM;
+	if (!mrc_net_outer(skb, &meta))
+		goto drop;
+	drop = MRC_CNT_RX_DROP_BAD_ADDRESS;
+	if (!mrc_net_dst_is_ours(mdev, skb, &meta))
+		goto drop;
+
+	/* Exactly what the UDP length covers, never link padding. */
+	ulen = ntohs(udp_hdr(skb)->len);
+	drop = mrc_cnt_wire_drop(MRC_DROP_TOO_SHORT);
+	if (ulen < sizeof(struct udphdr) || ulen > skb->len)
+		goto drop;
+	drop = MRC_CNT_RX_DROP_NO_MEMORY;
+	if (ulen < skb->len && pskb_trim_rcsum(skb, ulen))
+		goto drop;
+	__skb_pull(skb, sizeof(struct udphdr));
+	len = skb->len;
+
+	/* The decoder reads the headers only: make them linear. */
+	if (!pskb_may_pull(skb, min_t(unsigned int, len, MRC_MAX_HDR_LEN)))
+		goto drop;
+	err = mrc_decode(skb->data, len, &pkt);
+	if (err) {
+		drop = mrc_cnt_wire_drop(-err);
+		goto drop;
+	}
+
+	meta.trimmed = pkt.trimmed;
+	mrc_stats_inc(mdev, MRC_CNT_RX_PACKETS);
+	mrc_stats_add(mdev, MRC_CNT_RX_BYTES, len);
+	mrc_rcv(mdev, skb, &pkt, &meta);
+	return;
+
+drop:
+	mrc_stats_inc(mdev, drop);
+	kfree_skb(skb);
+}
+
+/*
+ * encap_rcv of both sockets: softirq, under rcu_read_lock(). Always takes
+ * the skb (returns 0), so nothing reaches the sockets' receive queues.
+ */
+static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct mrc_net *mn = rcu_dereference_sk_user_data(sk);
+	struct net_device *ndev = skb->dev;
+	struct mrc_dev *mdev;
+
+	if (unlikely(!mn))	/* the socket is being closed */
+		goto drop;
+
+	mdev = mrc_net_find_dev(mn, ndev);
+	/* A VLAN of the device's netdev carries its GIDs too. */
+	if (!mdev && is_vlan_dev(ndev))
+		mdev = mrc_net_find_dev(mn, vlan_dev_real_dev(ndev));
+	if (!mdev) {
+		atomic64_inc(&mn->rx_drop_no_device);
+		goto drop;
+	}
+
+	mrc_net_rcv(mdev, skb);
+	ib_device_put(&mdev->ib_dev);
+	return 0;
+
+drop:
+	kfree_skb(skb);
+	return 0;
+}
+
+/* Sockets */
+
+static int mrc_net_open_socket(struct mrc_net *mn, u8 family,
+			       struct socket **sockp)
+{
+	struct udp_port_cfg cfg = {
+		.family = family,
+		.local_udp_port = htons(udp_port),
+		.use_udp_checksums = 1,
+		.use_udp6_tx_checksums = 1,
+		.use_udp6_rx_checksums = 1,
+		.ipv6_v6only = 1,
+	};
+	struct udp_tunnel_sock_cfg tcfg = {
+		.sk_user_data = mn,
+		.encap_type = 1,
+		.encap_rcv = mrc_udp_encap_rcv,
+	};
+	int err;
+
+	err = udp_sock_create(mn->net, &cfg, sockp);
+	if (err)
+		return err;
+	setup_udp_tunnel_sock(mn->net, *sockp, &tcfg);
+	return 0;
+}
+
+static void mrc_net_close_sockets(struct mrc_net *mn)
+{
+	/* Each waits for encap_rcv calls in flight (synchronize_rcu()). */
+	if (mn->sock6)
+		udp_tunnel_sock_release(mn->sock6);
+	if (mn->sock4)
+		udp_tunnel_sock_release(mn->sock4);
+	mn->sock6 = NULL;
+	mn->sock4 = NULL;
+}
+
+/* Caller holds mn->lock. */
+static int mrc_net_open_sockets(struct mrc_net *mn)
+{
+	int err;
+
+	err = mrc_net_open_socket(mn, AF_INET, &mn->sock4);
+	if (!err && ipv6_mod_enabled())
+		err = mrc_net_open_socket(mn, AF_INET6, &mn->sock6);
+	if (err) {
+		mrc_net_close_sockets(mn);
+		if (err == -EADDRINUSE)
+			pr_err("UDP port %u is in use in this network namespace (rdma_rxe takes 4791 in init_net: load mrc with udp_port=N to run beside it)\n",
+			       udp_port);
+		else
+			pr_err("cannot open UDP port %u: %d\n", udp_port, err);
+	}
+	return err;
+}
+
+int mrc_net_dev_init(struct mrc_dev *mdev)
+{
+	struct mrc_net *mn = net_generic(dev_net(mdev->ndev), mrc_net_id);
+	int err;
+
+	err = mrc_stats_dev_alloc(mdev);
+	if (err)
+		return err;
+
+	mutex_lock(&mn->lock);
+	if (!mn->users) {
+		err = mrc_net_open_sockets(mn);
+		if (err) {
+			mutex_unlock(&mn->lock);
+			return err;
+		}
+	}
+	mn->users++;
+	list_add_tail_rcu(&mdev->net_node, &mn->devs);
+	mdev->mnet = mn;
+	mutex_unlock(&mn->lock);
+	return 0;
+}
+
+void mrc_net_dev_exit(struct mrc_dev *mdev)
+{
+	struct mrc_net *mn = mdev->mnet;
+
+	if (mn) {
+		mutex_lock(&mn->lock);
+		/*
+		 * Readers that still see the device find its refcount at zero
+		 * (ib_core disabled it before dealloc_driver) and drop the
+		 * packet; its memory is freed after a grace period.
+		 */
+		list_del_rcu(&mdev->net_node);
+		if (!--mn->users)
+			mrc_net_close_sockets(mn);
+		mutex_unlock(&mn->lock);
+		mdev->mnet = NULL;
+	}
+	mrc_stats_dev_free(mdev);
+}
+
+bool mrc_net_dev_moved(struct mrc_dev *mdev)
+{
+	ASSERT_RTNL();
+	return mdev->mnet && !net_eq(dev_net(mdev->ndev), mdev->mnet->net);
+}
+
+u64 mrc_net_no_device_drops(struct mrc_dev *mdev)
+{
+	return mdev->mnet ? atomic64_read(&mdev->mnet->rx_drop_no_device) : 0;
+}
+
+/* Transmit */
+
+struct sk_buff *mrc_net_alloc_skb(struct mrc_dev *mdev,
+				  const struct mrc_net_addr *src,
+				  const struct mrc_net_addr *dst,
+				  unsigned int mrc_len)
+{
+	struct net_device *ndev = mdev->ndev;
+	unsigned int hdr_len = sizeof(struct udphdr);
+	struct sk_buff *skb;
+
+	if (src->family != dst->family)
+		return NULL;
+	if (dst->family == AF_INET)
+		hdr_len += sizeof(struct iphdr);
+	else if (dst->family == AF_INET6)
+		hdr_len += sizeof(struct ipv6hdr);
+	else
+		return NULL;
+	if (mrc_len > IP_MAX_MTU - hdr_len)
+		return NULL;
+
+	hdr_len += LL_RESERVED_SPACE(ndev);
+	skb = alloc_skb(hdr_len + mrc_len + ndev->needed_tailroom, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, hdr_len);
+	skb->protocol = dst->family == AF_INET ? htons(ETH_P_IP) :
+						 htons(ETH_P_IPV6);
+	return skb;
+}
+
+/* Makes room for the UDP and IP headers, and pushes the UDP header. */
+static int mrc_net_push_udp(struct mrc_dev *mdev, struct sk_buff *skb,
+			    unsigned int ip_hdr_len, u16 udp_src_port)
+{
+	struct udphdr *uh;
+
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(mdev->ndev) + ip_hdr_len +
+			 sizeof(*uh)))
+		return -ENOMEM;
+
+	__skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = htons(udp_src_port);
+	uh->dest = htons(udp_port);
+	uh->len = htons(skb->len);
+	uh->check = 0;
+	return 0;
+}
+
+static int mrc_net_xmit4(struct mrc_dev *mdev, struct sk_buff *skb,
+			 __be32 saddr, __be32 daddr, u16 udp_src_port,
+			 u8 dscp_ecn)
+{
+	struct mrc_net *mn = mdev->mnet;
+	struct net *net = mn->net;
+	struct flowi4 fl4 = {
+		.flowi4_oif = mdev->ndev->ifindex,
+		.flowi4_tos = RT_TOS(dscp_ecn),
+		.flowi4_proto = IPPROTO_UDP,
+		.saddr = saddr,
+		.daddr = daddr,
+		.fl4_sport = htons(udp_src_port),
+		.fl4_dport = htons(udp_port),
+	};
+	struct rtable *rt;
+	struct iphdr *iph;
+	int err;
+
+	/* Refuses a source address that is not local (-ENETUNREACH). */
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt)) {
+		kfree_skb(skb);
+		return PTR_ERR(rt);
+	}
+
+	err = mrc_net_push_udp(mdev, skb, sizeof(*iph), udp_src_port);
+	if (err) {
+		ip_rt_put(rt);
+		kfree_skb(skb);
+		return err;
+	}
+	udp_set_csum(false, skb, saddr, daddr, skb->len);
+
+	__skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->tos = dscp_ecn;
+	iph->tot_len = htons(skb->len);
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = ip4_dst_hoplimit(&rt->dst);
+	iph->protocol = IPPROTO_UDP;
+	iph->saddr = saddr;
+	iph->daddr = daddr;
+	__ip_select_ident(net, iph, 1);
+
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	skb->protocol = htons(ETH_P_IP);
+	skb_dst_set(skb, &rt->dst);	/* takes over the route's reference */
+	return ip_local_out(net, mn->sock4->sk, skb);
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+static int mrc_net_xmit6(struct mrc_dev *mdev, struct sk_buff *skb,
+			 const struct in6_addr *saddr,
+			 const struct in6_addr *daddr, u16 udp_src_port,
+			 u8 dscp_ecn)
+{
+	struct mrc_net *mn = mdev->mnet;
+	struct net *net = mn->net;
+	struct flowi6 fl6 = {
+		.flowi6_oif = mdev->ndev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.flowlabel = ip6_make_flowinfo(dscp_ecn, 0),
+		.saddr = *saddr,
+		.daddr = *daddr,
+		.fl6_sport = htons(udp_src_port),
+		.fl6_dport = htons(udp_port),
+	};
+	struct dst_entry *dst;
+	struct ipv6hdr *ip6h;
+	int err;
+
+	if (!mn->sock6) {
+		kfree_skb(skb);
+		return -EAFNOSUPPORT;
+	}
+	/* The IPv6 route lookup does not check the source: do it here. */
+	if (!ipv6_chk_addr(net, saddr, NULL, 0)) {
+		kfree_skb(skb);
+		return -ENETUNREACH;
+	}
+	dst = ipv6_stub->ipv6_dst_lookup_flow(net, mn->sock6->sk, &fl6, NULL);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return PTR_ERR(dst);
+	}
+
+	err = mrc_net_push_udp(mdev, skb, sizeof(*ip6h), udp_src_port);
+	if (err) {
+		dst_release(dst);
+		kfree_skb(skb);
+		return err;
+	}
+	udp6_set_csum(false, skb, saddr, daddr, skb->len);
+
+	__skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, dscp_ecn, 0);
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = ip6_dst_hoplimit(dst);
+	ip6h->saddr = *saddr;
+	ip6h->daddr = *daddr;
+
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+	skb->protocol = htons(ETH_P_IPV6);
+	skb_dst_set(skb, dst);		/* takes over the route's reference */
+	return ip6_local_out(net, mn->sock6->sk, skb);
+}
+#else
+static int mrc_net_xmit6(struct mrc_dev *mdev, struct sk_buff *skb,
+			 const struct in6_addr *saddr,
+			 const struct in6_addr *daddr, u16 udp_src_port,
+			 u8 dscp_ecn)
+{
+	kfree_skb(skb);
+	return -EAFNOSUPPORT;
+}
+#endif
+
+int mrc_net_xmit(struct mrc_dev *mdev, struct sk_buff *skb,
+		 const struct mrc_net_addr *src,
+		 const struct mrc_net_addr *dst,
+		 u16 udp_src_port, u8 dscp_ecn)
+{
+	unsigned int len = skb->len;
+	int err;
+
+	if (src->family != dst->family) {
+		kfree_skb(skb);
+		err = -EINVAL;
+	} else if (dst->family == AF_INET) {
+		err = mrc_net_xmit4(mdev, skb, src->v4, dst->v4, udp_src_port,
+				    dscp_ecn);
+	} else if (dst->family == AF_INET6) {
+		err = mrc_net_xmit6(mdev, skb, &src->v6, &dst->v6,
+				    udp_src_port, dscp_ecn);
+	} else {
+		kfree_skb(skb);
+		err = -EAFNOSUPPORT;
+	}
+
+	/* ip_local_out() may return NET_XMIT_* codes: CN is a success. */
+	err = net_xmit_eval(err);
+	if (err > 0)
+		err = -ENOBUFS;
+	if (err) {
+		mrc_stats_inc(mdev, MRC_CNT_TX_ERRORS);
+		return err;
+	}
+	mrc_stats_inc(mdev, MRC_CNT_TX_PACKETS);
+	mrc_stats_add(mdev, MRC_CNT_TX_BYTES, len);
+	return 0;
+}
+
+/* Namespaces */
+
+static int __net_init mrc_net_init_net(struct net *net)
+{
+	struct mrc_net *mn = net_generic(net, mrc_net_id);
+
+	mn->net = net;
+	mutex_init(&mn->lock);
+	INIT_LIST_HEAD(&mn->devs);
+	atomic64_set(&mn->rx_drop_no_device, 0);
+	return 0;
+}
+
+/*
+ * Runs after every netdev of @net was unregistered or moved to init_net.
+ * Either queued the removal of the netdev's mrc device, but only an
+ * unregistration waits for it (our netdev reference): finish the removals
+ * of devices on moved netdevs here, so that their sockets go before @net.
+ */
+static void __net_exit mrc_net_exit_net(struct net *net)
+{
+	struct mrc_net *mn = net_generic(net, mrc_net_id);
+	struct mrc_dev *mdev;
+
+	for (;;) {
+		mutex_lock(&mn->lock);
+		mdev = list_first_entry_or_null(&mn->devs, struct mrc_dev,
+						net_node);
+		/* On the list, the device is before dealloc_driver: alive. */
+		if (mdev)
+			get_device(&mdev->ib_dev.dev);
+		mutex_unlock(&mn->lock);
+		if (!mdev)
+			break;
+		/* Waits for a removal in flight, or does it. */
+		ib_unregister_device(&mdev->ib_dev);
+		put_device(&mdev->ib_dev.dev);
+	}
+	WARN_ON(mn->users || mn->sock4 || mn->sock6);
+	mutex_destroy(&mn->lock);
+}
+
+static struct pernet_operations mrc_net_ops = {
+	.init = mrc_net_init_net,
+	.exit = mrc_net_exit_net,
+	.id = &mrc_net_id,
+	.size = sizeof(struct mrc_net),
+};
+
+/*
+ * Module init, before any device can exist. A subsystem, not a device, so
+ * that a dying namespace runs our exit after its netdevs are gone.
+ */
+int mrc_net_init(void)
+{
+	int err;
+
+	if (!udp_port) {
+		pr_err("udp_port=0 is not a port\n");
+		return -EINVAL;
+	}
+	mrc_stats_init();
+	err = register_pernet_subsys(&mrc_net_ops);
+	if (err)
+		return err;
+	mrc_debugfs_init();
+	return 0;
+}
+
+/* Module exit, after every device is gone. */
+void mrc_net_exit(void)
+{
+	mrc_debugfs_exit();
+	unregister_pernet_subsys(&mrc_net_ops);
+}

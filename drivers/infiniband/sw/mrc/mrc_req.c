@@ -1,0 +1,896 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The requester of an RC QP: send work requests become packets, packets
+ * are (re)transmitted until acknowledged, and work requests complete in
+ * posting order (Documentation/datapath.rst).
+ *
+ * Context: the send work runs on mrc_wq; ACKs and responses arrive in
+ * softirq (mrc_req_rcv()); the retransmission timer is a timer_list. All
+ * of them take qp->lock with BHs disabled and send after releasing it.
+ */
+#include <linux/bitmap.h>
+#include <linux/hash.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+
+#include "mrc.h"
+#include "mrc_cq.h"
+#include "mrc_mr.h"
+#include "mrc_net.h"
+#include "mrc_qp.h"
+#include "mrc_stats.h"
+#include "mrc_xmit.h"
+
+struct workqueue_struct *mrc_wq;
+
+static void mrc_req_work(struct work_struct *work);
+static void mrc_req_timer(struct timer_list *t);
+
+int mrc_req_module_init(void)
+{
+	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return mrc_wq ? 0 : -ENOMEM;
+}
+
+void mrc_req_module_exit(void)
+{
+	destroy_workqueue(mrc_wq);
+}
+
+static u64 mrc_now(void)
+{
+	return div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
+
+/* The IB RNR timer encoding, in microseconds. */
+static const u32 mrc_rnr_timer_us[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720, 40960,
+	61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+/* 4.096 us * 2^timeout; 0 means wait forever. */
+static u64 mrc_req_rto_us(struct mrc_qp *qp)
+{
+	if (!qp->timeout)
+		return 0;
+	return max_t(u64, div_u64(4096ULL << qp->timeout, 1000), 1);
+}
+
+static struct mrc_send_entry *mrc_entry(struct mrc_qp *qp, u32 index)
+{
+	return &qp->req.entries[index & (qp->sq.num_slots - 1)];
+}
+
+static bool mrc_is_rd_atomic(u8 opcode)
+{
+	return opcode == MRC_OP_READ_REQ || opcode == MRC_OP_ATOMIC_CMP_SWAP ||
+	       opcode == MRC_OP_ATOMIC_FETCH_ADD;
+}
+
+int mrc_req_init(struct mrc_qp *qp)
+{
+	struct mrc_req_state *req = &qp->req;
+
+	req->entries = kvcalloc(qp->sq.num_slots, sizeof(*req->entries),
+				GFP_KERNEL);
+	req->slots = kvcalloc(MRC_REQ_WINDOW, sizeof(*req->slots), GFP_KERNEL);
+	req->psn_wqe = kvcalloc(MRC_REQ_WINDOW, sizeof(*req->psn_wqe),
+				GFP_KERNEL);
+	if (!req->entries || !req->slots || !req->psn_wqe) {
+		mrc_req_cleanup(qp);
+		return -ENOMEM;
+	}
+	INIT_WORK(&req->work, mrc_req_work);
+	timer_setup(&req->timer, mrc_req_timer, 0);
+	/* One path until spraying: a fixed entropy from the QPN. */
+	req->udp_sport = 0xc000 | (hash_32(qp->ibqp.qp_num, 14) & 0x3fff);
+	return 0;
+}
+
+static void mrc_req_free_read_maps(struct mrc_qp *qp)
+{
+	u32 i;
+
+	for (i = 0; i < qp->sq.num_slots; i++) {
+		bitmap_free(qp->req.entries[i].read_map);
+		qp->req.entries[i].read_map = NULL;
+	}
+}
+
+void mrc_req_cleanup(struct mrc_qp *qp)
+{
+	struct mrc_req_state *req = &qp->req;
+
+	if (req->entries) {
+		spin_lock_bh(&qp->lock);
+		req->stopping = true;
+		spin_unlock_bh(&qp->lock);
+		/* The work may re-arm the timer and the timer queue the work. */
+		del_timer_sync(&req->timer);
+		cancel_work_sync(&req->work);
+		del_timer_sync(&req->timer);
+		mrc_req_free_read_maps(qp);
+	}
+	kvfree(req->entries);
+	kvfree(req->slots);
+	kvfree(req->psn_wqe);
+	req->entries = NULL;
+	req->slots = NULL;
+	req->psn_wqe = NULL;
+}
+
+void mrc_req_kick(struct mrc_qp *qp)
+{
+	if (!READ_ONCE(qp->req.stopping))
+		queue_work(mrc_wq, &qp->req.work);
+}
+
+static void mrc_req_arm_timer(struct mrc_qp *qp)
+{
+	u64 rto = mrc_req_rto_us(qp);
+
+	if (rto && !qp->req.stopping && !timer_pending(&qp->req.timer))
+		mod_timer(&qp->req.timer, jiffies + usecs_to_jiffies(rto) + 1);
+}
+
+/* ---- turning a send queue slot into an entry ---- */
+
+static u8 mrc_wire_opcode(u32 wr_opcode)
+{
+	switch (wr_opcode) {
+	case IB_WR_RDMA_WRITE:
+		return MRC_OP_WRITE;
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return MRC_OP_WRITE_IMM;
+	case IB_WR_SEND:
+		return MRC_OP_SEND;
+	case IB_WR_SEND_WITH_IMM:
+		return MRC_OP_SEND_IMM;
+	case IB_WR_RDMA_READ:
+		return MRC_OP_READ_REQ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return MRC_OP_ATOMIC_CMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return MRC_OP_ATOMIC_FETCH_ADD;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Every local buffer must resolve, belong to the QP's PD, lie inside its
+ * MR and allow what the operation does to it, before any PSN is spent.
+ */
+static int mrc_check_local_sges(struct mrc_qp *qp, struct mrc_send_entry *e)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	int access = mrc_is_rd_atomic(e->opcode) ? IB_ACCESS_LOCAL_WRITE : 0;
+	struct mrc_mr *mr;
+	u32 i;
+	int err;
+
+	for (i = 0; i < e->wqe.num_sge; i++) {
+		if (!e->sge[i].length)
+			continue;
+		mr = mrc_mr_get(mdev, e->sge[i].lkey);
+		if (!mr)
+			return -EINVAL;
+		err = mrc_mr_check(mr, qp->ibqp.pd, e->sge[i].addr,
+				   e->sge[i].length, access);
+		mrc_mr_put(mr);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Copies the next send queue slot into its entry; false when none. */
+static bool mrc_req_fetch(struct mrc_qp *qp)
+{
+	struct mrc_req_state *req = &qp->req;
+	s64 avail = mrc_ring_produced(&qp->sq, qp->sq_fetched);
+	struct mrc_send_wqe *slot;
+	struct mrc_send_entry *e;
+	u64 length = 0;
+	u32 i;
+
+	if (avail < 0) {
+		/* The producer index lies: nothing in the ring can be trusted. */
+		mrc_qp_error(qp);
+		return false;
+	}
+	if (!avail)
+		return false;
+
+	slot = mrc_ring_slot(&qp->sq, qp->sq_fetched);
+	e = mrc_entry(qp, qp->sq_fetched);
+	bitmap_free(e->read_map);
+	memset(e, 0, sizeof(*e));
+	memcpy(&e->wqe, slot, sizeof(e->wqe));
+	e->status = IB_WC_SUCCESS;
+	e->opcode = mrc_wire_opcode(e->wqe.opcode);
+	qp->sq_fetched++;
+
+	if (!e->opcode) {
+		e->status = IB_WC_LOC_QP_OP_ERR;
+		return true;
+	}
+	if (e->wqe.send_flags & IB_SEND_INLINE) {
+		if (e->wqe.inline_len > qp->max_inline_data ||
+		    mrc_is_rd_atomic(e->opcode)) {
+			e->status = IB_WC_LOC_LEN_ERR;
+			return true;
+		}
+		memcpy(e->inline_data, slot->sge, e->wqe.inline_len);
+		e->wqe.num_sge = 0;
+		length = e->wqe.inline_len;
+	} else {
+		if (e->wqe.num_sge > qp->max_send_sge) {
+			e->status = IB_WC_LOC_LEN_ERR;
+			return true;
+		}
+		memcpy(e->sge, slot->sge, e->wqe.num_sge * sizeof(e->sge[0]));
+		for (i = 0; i < e->wqe.num_sge; i++)
+			length += e->sge[i].length;
+	}
+	if (length > MRC_MAX_MSG_LEN ||
+	    (e->opcode != MRC_OP_READ_REQ && mrc_is_rd_atomic(e->opcode) &&
+	     length != MRC_ATOMIC_OPERAND_LEN)) {
+		e->status = IB_WC_LOC_LEN_ERR;
+		return true;
+	}
+	e->length = length;
+	if (mrc_check_local_sges(qp, e)) {
+		e->status = IB_WC_LOC_PROT_ERR;
+		return true;
+	}
+
+	switch (e->opcode) {
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+	case MRC_OP_WRITE_IMM:
+		e->msn = req->next_msn_recv++;
+		break;
+	case MRC_OP_WRITE:
+		e->msn = req->next_msn_write++;
+		break;
+	default:
+		e->msn = req->next_msn_rdatomic++;
+		break;
+	}
+
+	if (mrc_is_rd_atomic(e->opcode)) {
+		e->npkts = 1;
+		if (e->opcode == MRC_OP_READ_REQ && e->length) {
+			e->read_map = bitmap_zalloc(DIV_ROUND_UP(e->length,
+								 req->mtu),
+						    GFP_ATOMIC);
+			if (!e->read_map) {
+				e->status = IB_WC_LOC_QP_OP_ERR;
+				return true;
+			}
+		} else if (e->opcode == MRC_OP_READ_REQ) {
+			e->response_done = true;
+		}
+	} else {
+		e->npkts = max_t(u32, 1, DIV_ROUND_UP(e->length, req->mtu));
+		e->response_done = true;
+	}
+	return true;
+}
+
+/* ---- building packets ---- */
+
+/* Copies @len bytes at @offset of the message out of the local buffers. */
+static int mrc_req_gather(struct mrc_qp *qp, struct mrc_send_entry *e,
+			  u32 offset, u8 *dst, u32 len)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_mr *mr;
+	u32 i, n;
+	int err;
+
+	if (e->wqe.send_flags & IB_SEND_INLINE) {
+		memcpy(dst, e->inline_data + offset, len);
+		return 0;
+	}
+	for (i = 0; i < e->wqe.num_sge && len; i++) {
+		if (offset >= e->sge[i].length) {
+			offset -= e->sge[i].length;
+			continue;
+		}
+		n = min(len, e->sge[i].length - offset);
+		mr = mrc_mr_get(mdev, e->sge[i].lkey);
+		if (!mr)
+			return -EINVAL;
+		err = mrc_mr_copy_from(mr, e->sge[i].addr + offset, dst, n);
+		mrc_mr_put(mr);
+		if (err)
+			return err;
+		dst += n;
+		len -= n;
+		offset = 0;
+	}
+	return len ? -EINVAL : 0;
+}
+
+static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
+				     struct mrc_send_entry *e, u32 k, u32 psn,
+				     u8 flags)
+{
+	struct mrc_pkt pkt = {};
+	u32 offset = 0, len = 0;
+	struct sk_buff *skb;
+	u8 *payload;
+
+	pkt.hdr.opcode = e->opcode;
+	pkt.hdr.psn = psn;
+	pkt.msgh.msn = e->msn;
+	pkt.msgh.length = e->length;
+	pkt.raddr.va = e->wqe.remote_addr;
+	pkt.raddr.rkey = e->wqe.rkey;
+	pkt.imm = be32_to_cpu(e->wqe.imm_data);
+
+	switch (e->opcode) {
+	case MRC_OP_READ_REQ:
+		break;
+	case MRC_OP_ATOMIC_CMP_SWAP:
+		pkt.atomic.swap_or_add = e->wqe.swap;
+		pkt.atomic.compare = e->wqe.compare_add;
+		break;
+	case MRC_OP_ATOMIC_FETCH_ADD:
+		pkt.atomic.swap_or_add = e->wqe.compare_add;
+		break;
+	default:
+		offset = k * qp->req.mtu;
+		len = min(qp->req.mtu, e->length - offset);
+		pkt.msgh.offset = offset;
+		if (e->wqe.send_flags & IB_SEND_SOLICITED &&
+		    e->opcode != MRC_OP_WRITE)
+			flags |= MRC_F_SOLICITED;
+		break;
+	}
+	if (k + 1 == e->npkts || k % MRC_ACK_INTERVAL == MRC_ACK_INTERVAL - 1)
+		flags |= MRC_F_ACK_REQ;
+	pkt.hdr.flags = flags;
+
+	skb = mrc_qp_new_packet(qp, &pkt, len, &payload);
+	if (!skb)
+		return NULL;
+	if (len && mrc_req_gather(qp, e, offset, payload, len)) {
+		/* The MR went away under the request after it was checked. */
+		kfree_skb(skb);
+		e->status = IB_WC_LOC_PROT_ERR;
+		return ERR_PTR(-EINVAL);
+	}
+	return skb;
+}
+
+/* ---- completing ---- */
+
+static enum ib_wc_opcode mrc_wc_opcode(u32 wr_opcode)
+{
+	switch (wr_opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return IB_WC_RDMA_WRITE;
+	case IB_WR_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return IB_WC_COMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_WC_FETCH_ADD;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+static bool mrc_entry_done(struct mrc_send_entry *e)
+{
+	if (e->status != IB_WC_SUCCESS)
+		return true;
+	return e->pkts_acked == e->npkts && e->response_done;
+}
+
+/* Completes finished work requests in posting order. */
+static void mrc_req_complete(struct mrc_qp *qp)
+{
+	struct mrc_send_entry *e;
+	bool failed = false;
+	struct ib_wc wc;
+
+	while (qp->sq_completed != qp->sq_fetched) {
+		e = mrc_entry(qp, qp->sq_completed);
+		if (!mrc_entry_done(e))
+			break;
+		failed = e->status != IB_WC_SUCCESS;
+		qp->sq_completed++;
+		if (qp->req.send_index < qp->sq_completed)
+			qp->req.send_index = qp->sq_completed;
+		/*
+		 * The slot goes back before the completion is seen, so an
+		 * application that polls and posts at once finds room.
+		 */
+		mrc_ring_publish_consumer(&qp->sq, qp->sq_completed);
+		if (qp->sq_sig_all || e->wqe.send_flags & IB_SEND_SIGNALED ||
+		    failed) {
+			memset(&wc, 0, sizeof(wc));
+			wc.wr_id = e->wqe.wr_id;
+			wc.status = e->status;
+			wc.opcode = mrc_wc_opcode(e->wqe.opcode);
+			wc.byte_len = e->length;
+			wc.qp = &qp->ibqp;
+			wc.port_num = 1;
+			mrc_cq_post(to_mrc_cq(qp->ibqp.send_cq), &wc, false);
+		}
+		bitmap_free(e->read_map);
+		e->read_map = NULL;
+		if (failed)
+			break;
+	}
+	/* The first error completes its request; the rest are flushed. */
+	if (failed)
+		mrc_qp_error(qp);
+}
+
+/* ---- sending ---- */
+
+static u32 mrc_outstanding_rd_atomic(struct mrc_qp *qp, u32 upto)
+{
+	u32 i, n = 0;
+
+	for (i = qp->sq_completed; i != upto; i++)
+		if (mrc_is_rd_atomic(mrc_entry(qp, i)->opcode))
+			n++;
+	return n;
+}
+
+static bool mrc_req_may_start(struct mrc_qp *qp, struct mrc_send_entry *e)
+{
+	u32 index = qp->req.send_index;
+
+	/* A fenced request waits for every earlier READ and atomic. */
+	if (e->wqe.send_flags & IB_SEND_FENCE && e->pkts_sent == 0 &&
+	    mrc_outstanding_rd_atomic(qp, index))
+		return false;
+	if (mrc_is_rd_atomic(e->opcode) && e->pkts_sent == 0 &&
+	    mrc_outstanding_rd_atomic(qp, index) >=
+	    max_t(u32, qp->max_rd_atomic, 1))
+		return false;
+	return true;
+}
+
+static void mrc_req_queue(struct mrc_qp *qp, struct sk_buff_head *out,
+			  struct sk_buff *skb)
+{
+	if (!IS_ERR_OR_NULL(skb))
+		__skb_queue_tail(out, skb);
+}
+
+static void mrc_req_retransmit(struct mrc_qp *qp, struct sk_buff_head *out,
+			       u64 now)
+{
+	struct mrc_req_state *req = &qp->req;
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_send_entry *e;
+	struct sk_buff *skb;
+	u32 psn, index;
+
+	while (mrc_tx_next_to_retransmit(&req->tracker, &psn)) {
+		index = req->psn_wqe[psn & (MRC_REQ_WINDOW - 1)];
+		e = mrc_entry(qp, index);
+		skb = mrc_req_build(qp, e, mrc_psn_distance(e->first_psn, psn),
+				    psn, MRC_F_RETRANSMIT | MRC_F_ACK_REQ);
+		mrc_req_queue(qp, out, skb);
+		mrc_tx_resend(&req->tracker, psn, req->udp_sport, now);
+		mrc_stats_inc(mdev, MRC_CNT_RETRANSMITS);
+	}
+}
+
+static bool mrc_req_window_open(struct mrc_qp *qp)
+{
+	return mrc_tx_can_send(&qp->req.tracker) &&
+	       mrc_tx_outstanding(&qp->req.tracker) < MRC_REQ_FIXED_CWND;
+}
+
+/* Returns true when it stopped for the burst limit with more to send. */
+static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
+			     u64 now)
+{
+	struct mrc_req_state *req = &qp->req;
+	struct mrc_send_entry *e;
+	struct sk_buff *skb;
+	u32 psn;
+
+	while (qp->state == IB_QPS_RTS) {
+		if (skb_queue_len(out) >= MRC_REQ_BURST)
+			return true;
+		if (req->send_index == qp->sq_fetched && !mrc_req_fetch(qp))
+			break;
+		if (qp->state != IB_QPS_RTS)
+			break;
+		e = mrc_entry(qp, req->send_index);
+		if (e->status != IB_WC_SUCCESS || e->pkts_sent == e->npkts) {
+			req->send_index++;
+			continue;
+		}
+		if (!mrc_req_window_open(qp) || !mrc_req_may_start(qp, e))
+			break;
+
+		psn = mrc_tx_send(&req->tracker, req->udp_sport, now,
+				  req->send_index);
+		if (e->pkts_sent == 0)
+			e->first_psn = psn;
+		req->psn_wqe[psn & (MRC_REQ_WINDOW - 1)] = req->send_index;
+		skb = mrc_req_build(qp, e, e->pkts_sent, psn, 0);
+		e->pkts_sent++;
+		if (e->pkts_sent == e->npkts)
+			e->requested_at = now;
+		/* Unsent for lack of memory, it is retransmitted on timeout. */
+		mrc_req_queue(qp, out, skb);
+		if (IS_ERR(skb)) {
+			mrc_req_complete(qp);
+			break;
+		}
+	}
+	return false;
+}
+
+static void mrc_req_transmit(struct mrc_qp *qp, struct sk_buff_head *out)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(out)))
+		mrc_qp_send_packet(qp, skb);
+}
+
+static void mrc_req_work(struct work_struct *work)
+{
+	struct mrc_qp *qp = container_of(work, struct mrc_qp, req.work);
+	struct sk_buff_head out;
+	u64 now = mrc_now();
+	bool more = false;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&qp->lock);
+	/* During an RNR wait nothing is sent, retransmissions included. */
+	if (!qp->req.stopping && qp->req.started &&
+	    now >= qp->req.rnr_until_us &&
+	    (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD)) {
+		mrc_req_retransmit(qp, &out, now);
+		more = mrc_req_send_new(qp, &out, now);
+		mrc_req_complete(qp);
+		if (!skb_queue_empty(&out))
+			mrc_req_arm_timer(qp);
+	}
+	spin_unlock_bh(&qp->lock);
+	mrc_req_transmit(qp, &out);
+	if (more)
+		mrc_req_kick(qp);
+}
+
+/* ---- timeouts ---- */
+
+/*
+ * READs and atomics whose request was acknowledged but whose response has
+ * not come within the RTO are asked again: same MSN, new PSN (the
+ * responder answers a repeated atomic from its saved result).
+ */
+static u32 mrc_req_rerequest(struct mrc_qp *qp, u64 now, u64 rto)
+{
+	struct mrc_send_entry *e;
+	u32 i, n = 0;
+
+	for (i = qp->sq_completed; i != qp->req.send_index; i++) {
+		e = mrc_entry(qp, i);
+		if (!mrc_is_rd_atomic(e->opcode) || e->response_done ||
+		    e->status != IB_WC_SUCCESS ||
+		    e->pkts_acked != e->npkts || now - e->requested_at < rto)
+			continue;
+		e->pkts_sent = 0;
+		e->pkts_acked = 0;
+		e->rerequests++;
+		n++;
+		if (qp->req.send_index > i)
+			qp->req.send_index = i;
+		break;
+	}
+	return n;
+}
+
+static bool mrc_req_outstanding(struct mrc_qp *qp)
+{
+	return qp->sq_completed != qp->req.send_index ||
+	       mrc_tx_outstanding(&qp->req.tracker);
+}
+
+static void mrc_req_timer(struct timer_list *t)
+{
+	struct mrc_qp *qp = from_timer(qp, t, req.timer);
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_req_state *req = &qp->req;
+	u64 now = mrc_now(), rto = mrc_req_rto_us(qp);
+	bool kick = false;
+	u32 expired;
+
+	spin_lock_bh(&qp->lock);
+	if (req->stopping || !req->started || !rto ||
+	    (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD))
+		goto out;
+
+	/* An RNR wait ending is not a timeout. */
+	if (req->rnr_until_us && now >= req->rnr_until_us) {
+		req->rnr_until_us = 0;
+		kick = true;
+	}
+	expired = mrc_tx_on_timeout(&req->tracker, now, rto) +
+		  mrc_req_rerequest(qp, now, rto);
+	if (expired) {
+		mrc_stats_add(mdev, MRC_CNT_TIMEOUTS, 1);
+		if (++req->retries > qp->retry_cnt) {
+			struct mrc_send_entry *e = mrc_entry(qp,
+							     qp->sq_completed);
+
+			if (qp->sq_completed != qp->sq_fetched) {
+				e->status = IB_WC_RETRY_EXC_ERR;
+				mrc_req_complete(qp);
+			} else {
+				mrc_qp_error(qp);
+			}
+			goto out;
+		}
+		kick = true;
+	}
+	if (mrc_req_outstanding(qp) || req->rnr_until_us)
+		mod_timer(&req->timer, jiffies + usecs_to_jiffies(rto) + 1);
+out:
+	spin_unlock_bh(&qp->lock);
+	if (kick)
+		mrc_req_kick(qp);
+}
+
+void mrc_req_start(struct mrc_qp *qp)
+{
+	struct mrc_req_state *req = &qp->req;
+
+	mrc_req_free_read_maps(qp);
+	mrc_tx_init(&req->tracker, req->slots, MRC_REQ_WINDOW, qp->sq_psn);
+	req->next_msn_recv = 0;
+	req->next_msn_rdatomic = 0;
+	req->next_msn_write = 0;
+	req->mtu = mrc_qp_payload_mtu(qp);
+	req->retries = 0;
+	req->rnr_retries = 0;
+	req->rnr_until_us = 0;
+	req->send_index = qp->sq_fetched;
+	req->started = true;
+}
+
+/* ---- responses ---- */
+
+/* The outstanding READ (@read) or atomic (!@read) with @msn. */
+static struct mrc_send_entry *mrc_find_rd_atomic(struct mrc_qp *qp, u32 msn,
+						 bool read)
+{
+	struct mrc_send_entry *e;
+	bool is_read;
+	u32 i;
+
+	for (i = qp->sq_completed; i != qp->req.send_index; i++) {
+		e = mrc_entry(qp, i);
+		is_read = e->opcode == MRC_OP_READ_REQ;
+		if (e->msn == msn && mrc_is_rd_atomic(e->opcode) &&
+		    is_read == read)
+			return e;
+	}
+	return NULL;
+}
+
+/* Scatters response bytes at @offset of the READ into its local buffers. */
+static int mrc_req_place(struct mrc_qp *qp, struct mrc_send_entry *e,
+			 u32 offset, const struct sk_buff *skb, int skb_off,
+			 u32 len)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_mr *mr;
+	u32 i, n;
+	int err;
+
+	for (i = 0; i < e->wqe.num_sge && len; i++) {
+		if (offset >= e->sge[i].length) {
+			offset -= e->sge[i].length;
+			continue;
+		}
+		n = min(len, e->sge[i].length - offset);
+		mr = mrc_mr_get(mdev, e->sge[i].lkey);
+		if (!mr)
+			return -EINVAL;
+		err = mrc_mr_check(mr, qp->ibqp.pd, e->sge[i].addr + offset, n,
+				   IB_ACCESS_LOCAL_WRITE);
+		if (!err)
+			err = mrc_mr_copy_skb_to(mr, e->sge[i].addr + offset,
+						 skb, skb_off, n);
+		mrc_mr_put(mr);
+		if (err)
+			return err;
+		skb_off += n;
+		len -= n;
+		offset = 0;
+	}
+	return len ? -EINVAL : 0;
+}
+
+static void mrc_req_read_resp(struct mrc_qp *qp, struct sk_buff *skb,
+			      const struct mrc_pkt *pkt)
+{
+	struct mrc_send_entry *e;
+	u32 offset = pkt->msgh.offset, len = pkt->payload_present, index;
+
+	e = mrc_find_rd_atomic(qp, pkt->msgh.msn, true);
+	if (!e || e->response_done || e->status != IB_WC_SUCCESS)
+		return;
+	/* Responses come in whole MTUs of the read, in any order. */
+	if (pkt->trimmed || pkt->msgh.length != e->length ||
+	    offset % qp->req.mtu || len != min(qp->req.mtu, e->length - offset))
+		return;
+	index = offset / qp->req.mtu;
+	if (test_bit(index, e->read_map))
+		return;
+	if (mrc_req_place(qp, e, offset, skb, pkt->payload_off, len)) {
+		e->status = IB_WC_LOC_PROT_ERR;
+		return;
+	}
+	set_bit(index, e->read_map);
+	e->read_received += len;
+	if (e->read_received == e->length)
+		e->response_done = true;
+}
+
+static void mrc_req_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_send_entry *e;
+	struct mrc_mr *mr;
+	u64 orig = pkt->orig;
+	int err = -EINVAL;
+
+	e = mrc_find_rd_atomic(qp, pkt->msgh.msn, false);
+	if (!e || e->response_done || e->status != IB_WC_SUCCESS)
+		return;
+	/* The original value lands in the local buffer in host order. */
+	mr = mrc_mr_get(mdev, e->sge[0].lkey);
+	if (mr) {
+		err = mrc_mr_check(mr, qp->ibqp.pd, e->sge[0].addr, 8,
+				   IB_ACCESS_LOCAL_WRITE);
+		if (!err)
+			err = mrc_mr_copy_to(mr, e->sge[0].addr, &orig, 8);
+		mrc_mr_put(mr);
+	}
+	if (err)
+		e->status = IB_WC_LOC_PROT_ERR;
+	e->response_done = true;
+}
+
+static enum ib_wc_status mrc_nak_status(u8 syndrome)
+{
+	switch (syndrome) {
+	case MRC_NAK_REMOTE_ACCESS_ERROR:
+		return IB_WC_REM_ACCESS_ERR;
+	case MRC_NAK_INVALID_REQUEST:
+		return IB_WC_REM_INV_REQ_ERR;
+	default:
+		return IB_WC_REM_OP_ERR;
+	}
+}
+
+static void mrc_req_nak(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			u64 now)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_req_state *req = &qp->req;
+	u32 psn = pkt->ack.nak_psn;
+	struct mrc_send_entry *e;
+
+	if (!mrc_tx_slot(&req->tracker, psn))
+		return;
+	e = mrc_entry(qp, req->psn_wqe[psn & (MRC_REQ_WINDOW - 1)]);
+
+	switch (pkt->ack.syndrome) {
+	case MRC_NAK_TRIMMED:
+		mrc_tx_on_nak_trimmed(&req->tracker, psn);
+		mrc_stats_inc(mdev, MRC_CNT_TRIMS);
+		break;
+	case MRC_NAK_RNR:
+		/*
+		 * Every packet of a burst may be NAKed for the same empty
+		 * queue: one wait, one retry. A wait is no timeout either.
+		 */
+		mrc_tx_on_nak_trimmed(&req->tracker, psn);
+		req->retries = 0;
+		if (now < req->rnr_until_us)
+			break;
+		/* 7 retries means retry forever. */
+		if (qp->rnr_retry != 7 && ++req->rnr_retries > qp->rnr_retry) {
+			e->status = IB_WC_RNR_RETRY_EXC_ERR;
+			break;
+		}
+		req->rnr_until_us = now +
+				    mrc_rnr_timer_us[pkt->ack.rnr_timer & 31];
+		mod_timer(&req->timer, jiffies +
+			  usecs_to_jiffies(mrc_rnr_timer_us[pkt->ack.rnr_timer
+							    & 31]) + 1);
+		break;
+	default:
+		e->status = mrc_nak_status(pkt->ack.syndrome);
+		break;
+	}
+}
+
+void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
+		 const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta)
+{
+	struct mrc_req_state *req = &qp->req;
+	struct mrc_tx_ack_result res;
+	u64 now = mrc_now();
+	bool kick = false;
+	u32 i;
+
+	spin_lock_bh(&qp->lock);
+	if (!req->started || req->stopping ||
+	    (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD))
+		goto out;
+	if (!mrc_qp_from_peer(qp, pkt, meta)) {
+		mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
+			      MRC_CNT_RX_DROP_BAD_SOURCE_QP);
+		goto out;
+	}
+
+	switch (pkt->hdr.opcode) {
+	case MRC_OP_ACK:
+	case MRC_OP_NAK:
+		if (mrc_tx_on_ack(&req->tracker, pkt->ack.cum_psn,
+				  pkt->ack.sack, pkt->ack.sack_words,
+				  pkt->ack.ev_echo, now, &res) != MRC_TX_ACK_OK)
+			break;
+		for (i = 0; i < res.acked_count; i++) {
+			u32 psn = mrc_psn_add(res.acked_first, i);
+
+			mrc_entry(qp, req->psn_wqe[psn &
+					(MRC_REQ_WINDOW - 1)])->pkts_acked++;
+		}
+		if (res.acked_count) {
+			req->retries = 0;
+			req->rnr_retries = 0;
+			kick = true;
+		}
+		if (res.lost_count)
+			kick = true;
+		if (pkt->hdr.opcode == MRC_OP_NAK) {
+			mrc_req_nak(qp, pkt, now);
+			kick = true;
+		}
+		break;
+	/* A finished READ or atomic may let a held-back request go. */
+	case MRC_OP_READ_RESP:
+		mrc_req_read_resp(qp, skb, pkt);
+		kick = true;
+		break;
+	case MRC_OP_ATOMIC_RESP:
+		mrc_req_atomic_resp(qp, pkt);
+		kick = true;
+		break;
+	default:
+		break;
+	}
+	mrc_req_complete(qp);
+	if (mrc_req_outstanding(qp))
+		mrc_req_arm_timer(qp);
+out:
+	spin_unlock_bh(&qp->lock);
+	if (kick)
+		mrc_req_kick(qp);
+}

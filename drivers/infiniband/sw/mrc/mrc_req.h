@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The requester of an RC QP: it takes send work requests off the send
+ * queue, cuts them into packets, sends and retransmits them, and completes
+ * them when acknowledged (Documentation/datapath.rst). Everything here is
+ * guarded by qp->lock.
+ */
+#ifndef MRC_REQ_H
+#define MRC_REQ_H
+
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include <rdma/mrc-abi.h>
+
+#include "mrc_param.h"
+#include "mrc_sack.h"
+
+struct mrc_qp;
+struct sk_buff;
+struct mrc_pkt;
+struct mrc_rx_meta;
+
+/* PSNs a requester may have outstanding: the responder's window. */
+#define MRC_REQ_WINDOW		MRC_RX_WINDOW
+/* Every this many packets of a message also asks for an ACK. */
+#define MRC_ACK_INTERVAL	8
+/*
+ * PSNs in flight at most, until congestion control (NSCC) sizes the window
+ * from what the network says: enough to fill a path, few enough not to
+ * overflow a receiving netdev's backlog in one burst.
+ */
+#define MRC_REQ_FIXED_CWND	256
+/* Packets one run of the send work sends before yielding the CPU. */
+#define MRC_REQ_BURST		64
+
+/* A send work request the kernel has copied out of the send queue. */
+struct mrc_send_entry {
+	struct mrc_send_wqe wqe;
+	union {
+		struct mrc_sge sge[MRC_MAX_SGE];
+		u8 inline_data[MRC_MAX_INLINE_DATA];
+	};
+	u32 length;		/* bytes of the message */
+	u32 npkts;		/* PSNs it takes */
+	u32 pkts_sent;		/* first transmissions so far */
+	u32 pkts_acked;
+	u32 first_psn;
+	u32 msn;
+	u8 opcode;		/* MRC_OP_* */
+	u8 status;		/* enum ib_wc_status once known */
+	bool response_done;	/* READ data or atomic result arrived */
+	u32 read_received;	/* READ bytes placed so far */
+	unsigned long *read_map; /* READ: which response packets arrived */
+	u64 requested_at;	/* READ/atomic: when (re)requested, in us */
+	u32 rerequests;
+};
+
+struct mrc_req_state {
+	struct mrc_send_entry *entries;	/* one per send queue slot */
+	struct mrc_tx_tracker tracker;
+	struct mrc_tx_slot *slots;	/* MRC_REQ_WINDOW */
+	u32 *psn_wqe;			/* [psn % window]: send queue index */
+	u32 next_msn_recv;		/* RSN: SEND*, WRITE_IMM */
+	u32 next_msn_rdatomic;		/* READ_REQ, ATOMIC_* */
+	u32 next_msn_write;		/* WRITE */
+	u32 mtu;			/* payload bytes per packet */
+	u32 retries;			/* timeouts since the last progress */
+	u32 rnr_retries;
+	u64 rnr_until_us;		/* no sending before this */
+	u32 send_index;			/* send queue index being sent */
+	u16 udp_sport;			/* the one path until spraying */
+	struct work_struct work;
+	struct timer_list timer;
+	bool started;			/* tracker initialised at RTS */
+	bool stopping;			/* destroy: no more work or timers */
+};
+
+/* The data path's workqueue (WQ_MEM_RECLAIM: storage ULPs use RDMA). */
+extern struct workqueue_struct *mrc_wq;
+
+int mrc_req_module_init(void);
+void mrc_req_module_exit(void);
+
+int mrc_req_init(struct mrc_qp *qp);
+void mrc_req_cleanup(struct mrc_qp *qp);
+/* The QP entered RTS: start PSNs, MTU, path. Caller holds qp->lock. */
+void mrc_req_start(struct mrc_qp *qp);
+/* Something to do: new work requests, an ACK, a timer. Any context. */
+void mrc_req_kick(struct mrc_qp *qp);
+/* ACK, NAK, READ_RESP, ATOMIC_RESP for this QP; softirq. */
+void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
+		 const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta);
+
+#endif /* MRC_REQ_H */

@@ -1,0 +1,1096 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The responder of an RC QP (Documentation/datapath.rst).
+ *
+ * A request packet is classified by the receive window (mrc_sack.h). A new
+ * one is handled at once as far as its order does not matter: WRITE
+ * payload lands in the target MR and SEND payload in the receive buffer of
+ * its RSN, whatever arrived before it. What must happen in message order is
+ * recorded as an action on a PSN (actions[], one slot per PSN of the
+ * window) and done when the in-order point, the window's epsn, passes that
+ * PSN: completing a receive (on its message's last PSN), executing a READ
+ * or an atomic, and NAKing an error found in a message. An error therefore
+ * reaches the requester only after everything before it was placed, and no
+ * ACK ever covers a PSN that failed: the fatal NAK's cumulative PSN is the
+ * failed one, and the QP is in the error state before anything else goes
+ * out.
+ *
+ * Receive WQEs are copied out of the receive queue, or the SRQ, in RSN
+ * order into recvs[] when a message first needs one; a SEND for a receive
+ * that is not posted is NAKed RNR and not accepted into the window. Every
+ * SEND packet checks its message against the receive (length, keys) the
+ * same way, so a message that fails touches no receive buffer.
+ *
+ * READ responses go out at the in-order point, a few from the receive path
+ * and the rest from a work item, one MTU-aligned packet at a time; atomics
+ * execute there too, and their results are kept by MSN so that a repeated
+ * request is answered without executing it twice.
+ *
+ * Context: mrc_resp_rcv() runs in softirq and the READ work in process
+ * context; both take qp->lock with BHs disabled and send what they built
+ * after releasing it. MR references are held for one packet at most.
+ */
+#include <linux/mm.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <net/inet_ecn.h>
+#include <rdma/ib_verbs.h>
+
+#include "mrc.h"
+#include "mrc_cq.h"
+#include "mrc_mr.h"
+#include "mrc_net.h"
+#include "mrc_qp.h"
+#include "mrc_srq.h"
+#include "mrc_stats.h"
+#include "mrc_xmit.h"
+
+/* READ response packets sent from the receive path; the work does more. */
+#define MRC_RESP_INLINE_READ_PKTS	16
+/* READ response packets the work sends per hold of qp->lock ... */
+#define MRC_RESP_READ_BATCH		64
+/* ... and batches before it yields the worker to others. */
+#define MRC_RESP_WORK_ROUNDS		64
+
+/* What one call (a packet, or a round of the work) leaves to do unlocked. */
+struct mrc_resp_ctx {
+	struct mrc_qp *qp;
+	struct mrc_dev *mdev;
+	const struct mrc_pkt *pkt;	/* the packet; NULL in the work */
+	const struct mrc_rx_meta *meta;
+	struct sk_buff_head txq;	/* sent after qp->lock is released */
+	enum ib_event_type qp_event;
+	bool has_qp_event;
+	bool srq_event;
+	bool fatal;			/* a fatal NAK is queued: no ACK after it */
+	bool more_reads;		/* READ responses left for the work */
+};
+
+static void mrc_resp_work(struct work_struct *work);
+
+static void mrc_resp_ctx_init(struct mrc_resp_ctx *ctx, struct mrc_qp *qp,
+			      const struct mrc_pkt *pkt,
+			      const struct mrc_rx_meta *meta)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->qp = qp;
+	ctx->mdev = to_mrc_dev(qp->ibqp.device);
+	ctx->pkt = pkt;
+	ctx->meta = meta;
+	__skb_queue_head_init(&ctx->txq);
+}
+
+static bool mrc_resp_state_ok(struct mrc_qp *qp)
+{
+	return qp->state == IB_QPS_RTR || qp->state == IB_QPS_RTS ||
+	       qp->state == IB_QPS_SQD;
+}
+
+static bool mrc_resp_needs_recv(u8 opcode)
+{
+	return opcode == MRC_OP_SEND || opcode == MRC_OP_SEND_IMM ||
+	       opcode == MRC_OP_WRITE_IMM;
+}
+
+static bool mrc_resp_is_rd_atomic(u8 opcode)
+{
+	return opcode == MRC_OP_READ_REQ ||
+	       opcode == MRC_OP_ATOMIC_CMP_SWAP ||
+	       opcode == MRC_OP_ATOMIC_FETCH_ADD;
+}
+
+static struct mrc_resp_recv *mrc_resp_recv(struct mrc_resp_state *resp,
+					   u32 rsn)
+{
+	return (struct mrc_resp_recv *)(resp->recvs +
+					(size_t)(rsn & resp->recv_mask) *
+					resp->recv_stride);
+}
+
+static void mrc_resp_reset_rd(struct mrc_resp_state *resp)
+{
+	u32 i;
+
+	INIT_LIST_HEAD(&resp->rd_free);
+	INIT_LIST_HEAD(&resp->rd_sending);
+	for (i = 0; i < MRC_RESP_RD_SLOTS; i++)
+		list_add_tail(&resp->rd[i].node, &resp->rd_free);
+	resp->rd_pending = 0;
+}
+
+/* ---- setup ---- */
+
+int mrc_resp_init(struct mrc_qp *qp)
+{
+	struct mrc_resp_state *resp = &qp->resp;
+	u32 nrecv;
+
+	INIT_WORK(&resp->work, mrc_resp_work);
+	if (qp->ibqp.srq) {
+		/* An RSN is taken only within a window's worth of messages. */
+		nrecv = MRC_RX_WINDOW;
+		resp->max_sge = to_mrc_srq(qp->ibqp.srq)->max_sge;
+	} else {
+		nrecv = qp->rq.num_slots;
+		resp->max_sge = qp->max_recv_sge;
+	}
+	resp->recv_mask = nrecv - 1;
+	resp->recv_stride = sizeof(struct mrc_resp_recv) +
+			    resp->max_sge * sizeof(struct mrc_sge);
+
+	resp->recvs = kvcalloc(nrecv, resp->recv_stride, GFP_KERNEL);
+	resp->actions = kvcalloc(MRC_RX_WINDOW, sizeof(*resp->actions),
+				 GFP_KERNEL);
+	resp->rd = kvcalloc(MRC_RESP_RD_SLOTS, sizeof(*resp->rd), GFP_KERNEL);
+	resp->atomics = kvcalloc(MRC_RESP_ATOMIC_SLOTS,
+				 sizeof(*resp->atomics), GFP_KERNEL);
+	if (!resp->recvs || !resp->actions || !resp->rd || !resp->atomics) {
+		mrc_resp_cleanup(qp);
+		return -ENOMEM;
+	}
+	mrc_resp_reset_rd(resp);
+	mrc_rx_init(&resp->window, 0);
+	return 0;
+}
+
+void mrc_resp_cleanup(struct mrc_qp *qp)
+{
+	struct mrc_resp_state *resp = &qp->resp;
+
+	spin_lock_bh(&qp->lock);
+	resp->stopping = true;
+	spin_unlock_bh(&qp->lock);
+	cancel_work_sync(&resp->work);
+
+	kvfree(resp->recvs);
+	kvfree(resp->actions);
+	kvfree(resp->rd);
+	kvfree(resp->atomics);
+	resp->recvs = NULL;
+	resp->actions = NULL;
+	resp->rd = NULL;
+	resp->atomics = NULL;
+}
+
+void mrc_resp_start(struct mrc_qp *qp)
+{
+	struct mrc_resp_state *resp = &qp->resp;
+
+	mrc_rx_init(&resp->window, qp->rq_psn);
+	memset(resp->actions, 0, MRC_RX_WINDOW * sizeof(*resp->actions));
+	memset(resp->atomics, 0,
+	       MRC_RESP_ATOMIC_SLOTS * sizeof(*resp->atomics));
+	mrc_resp_reset_rd(resp);
+	resp->rsn_done = 0;
+	resp->rsn_fetched = 0;
+	/* RSN 0 is the receive at rq_completed. */
+	qp->rq_fetched = qp->rq_completed;
+}
+
+/* ---- sending ---- */
+
+static void mrc_resp_queue(struct mrc_resp_ctx *ctx, struct mrc_pkt *pkt,
+			   u32 payload_len, u8 **payload)
+{
+	struct sk_buff *skb;
+	u8 *unused;
+
+	skb = mrc_qp_new_packet(ctx->qp, pkt, payload_len,
+				payload ? payload : &unused);
+	if (skb)
+		__skb_queue_tail(&ctx->txq, skb);
+}
+
+/*
+ * An ACK, or a NAK of @nak_psn with @syndrome. It echoes the packet being
+ * handled, if any. A fatal NAK acknowledges exactly the PSNs before the
+ * failed one; anything else reports the window.
+ */
+static void mrc_resp_queue_ack(struct mrc_resp_ctx *ctx, u8 syndrome,
+			       u32 nak_psn, bool fatal)
+{
+	struct mrc_resp_state *resp = &ctx->qp->resp;
+	const struct mrc_pkt *trigger = ctx->pkt;
+	struct mrc_pkt ack = {};
+
+	ack.hdr.opcode = syndrome == MRC_SYN_ACK ? MRC_OP_ACK : MRC_OP_NAK;
+	ack.hdr.psn = trigger ? trigger->hdr.psn : nak_psn;
+	if (trigger) {
+		ack.ack.ev_echo = trigger->hdr.ev;
+		ack.ack.ts_echo = trigger->hdr.ts;
+	}
+	if (ctx->meta && ctx->meta->ecn == INET_ECN_CE)
+		ack.ack.flags = MRC_ACK_F_ECN_CE;
+	ack.ack.cum_psn = fatal ? nak_psn : mrc_rx_epsn(&resp->window);
+	ack.ack.msn = resp->rsn_done;
+	ack.ack.syndrome = syndrome;
+	if (syndrome == MRC_NAK_RNR)
+		ack.ack.rnr_timer = ctx->qp->min_rnr_timer;
+	if (syndrome != MRC_SYN_ACK)
+		ack.ack.nak_psn = nak_psn;
+	if (!fatal)
+		ack.ack.sack_words = mrc_rx_sack(&resp->window, ack.ack.sack,
+						 MRC_SACK_MAX_WORDS);
+	mrc_resp_queue(ctx, &ack, 0, NULL);
+}
+
+static void mrc_resp_queue_atomic_resp(struct mrc_resp_ctx *ctx, u32 msn,
+				       u32 psn, u64 orig)
+{
+	struct mrc_pkt pkt = {};
+
+	pkt.hdr.opcode = MRC_OP_ATOMIC_RESP;
+	pkt.hdr.psn = psn;
+	pkt.msgh.msn = msn;
+	pkt.msgh.length = MRC_ATOMIC_OPERAND_LEN;
+	pkt.orig = orig;
+	mrc_resp_queue(ctx, &pkt, 0, NULL);
+}
+
+static void mrc_resp_qp_event(struct mrc_qp *qp, enum ib_event_type type)
+{
+	struct ib_event event = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = type,
+	};
+
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&event, qp->ibqp.qp_context);
+}
+
+static void mrc_resp_srq_event(struct ib_srq *ibsrq)
+{
+	struct ib_event event = {
+		.device = ibsrq->device,
+		.element.srq = ibsrq,
+		.event = IB_EVENT_SRQ_LIMIT_REACHED,
+	};
+
+	if (ibsrq->event_handler)
+		ibsrq->event_handler(&event, ibsrq->srq_context);
+}
+
+static void mrc_resp_kick(struct mrc_qp *qp)
+{
+	if (!READ_ONCE(qp->resp.stopping))
+		queue_work(mrc_wq, &qp->resp.work);
+}
+
+/* After qp->lock: transmit, raise events, hand READs to the work. */
+static void mrc_resp_finish(struct mrc_resp_ctx *ctx)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(&ctx->txq)))
+		mrc_qp_send_packet(ctx->qp, skb);
+	if (ctx->srq_event)
+		mrc_resp_srq_event(ctx->qp->ibqp.srq);
+	if (ctx->has_qp_event)
+		mrc_resp_qp_event(ctx->qp, ctx->qp_event);
+	if (ctx->more_reads)
+		mrc_resp_kick(ctx->qp);
+}
+
+/* ---- receive WQEs ---- */
+
+static void mrc_resp_copy_wqe(struct mrc_resp_state *resp,
+			      struct mrc_resp_recv *e, const void *slot)
+{
+	const struct mrc_recv_wqe *wqe = slot;
+	/* The ring may be userspace's: read each field once. */
+	u32 num_sge = READ_ONCE(wqe->num_sge);
+	u32 i;
+
+	memset(e, 0, sizeof(*e));
+	e->wr_id = READ_ONCE(wqe->wr_id);
+	e->status = IB_WC_SUCCESS;
+	if (num_sge > resp->max_sge) {
+		e->status = IB_WC_LOC_QP_OP_ERR;
+		return;
+	}
+	memcpy(e->sge, wqe->sge, num_sge * sizeof(e->sge[0]));
+	e->num_sge = num_sge;
+	for (i = 0; i < num_sge; i++)
+		e->sge_bytes += e->sge[i].length;
+}
+
+/* Copies the next receive WQE of the QP; -EAGAIN when none is posted. */
+static int mrc_resp_fetch(struct mrc_resp_ctx *ctx)
+{
+	struct mrc_qp *qp = ctx->qp;
+	struct mrc_resp_state *resp = &qp->resp;
+	struct mrc_resp_recv *e = mrc_resp_recv(resp, resp->rsn_fetched);
+	struct mrc_srq *srq;
+	unsigned long flags;
+	s64 avail;
+
+	if (!qp->ibqp.srq) {
+		/* A lying producer index posts nothing: RNR until reset. */
+		avail = mrc_ring_produced(&qp->rq, qp->rq_fetched);
+		if (avail <= 0)
+			return -EAGAIN;
+		mrc_resp_copy_wqe(resp, e, mrc_ring_slot(&qp->rq,
+							 qp->rq_fetched));
+		qp->rq_fetched++;
+	} else {
+		srq = to_mrc_srq(qp->ibqp.srq);
+		spin_lock_irqsave(&srq->lock, flags);
+		avail = mrc_ring_produced(&srq->rq, srq->fetched);
+		if (avail <= 0) {
+			spin_unlock_irqrestore(&srq->lock, flags);
+			return -EAGAIN;
+		}
+		mrc_resp_copy_wqe(resp, e, mrc_ring_slot(&srq->rq,
+							 srq->fetched));
+		/* Copied: the slot goes back to the producer at once. */
+		srq->fetched++;
+		srq->completed = srq->fetched;
+		mrc_ring_publish_consumer(&srq->rq, srq->completed);
+		if (srq->limit && avail - 1 < srq->limit) {
+			srq->limit = 0;
+			ctx->srq_event = true;
+		}
+		spin_unlock_irqrestore(&srq->lock, flags);
+	}
+	resp->rsn_fetched++;
+	return 0;
+}
+
+/*
+ * The receive of message @rsn, fetching WQEs up to it. -EAGAIN: it is not
+ * posted yet (RNR); -EINVAL: no message may have this RSN now.
+ */
+static int mrc_resp_get_recv(struct mrc_resp_ctx *ctx, u32 rsn,
+			     struct mrc_resp_recv **recv)
+{
+	struct mrc_resp_state *resp = &ctx->qp->resp;
+	u32 ahead = rsn - resp->rsn_done;
+	int err;
+
+	if (ahead > resp->recv_mask) {
+		/* Completed already, or beyond what can be outstanding. */
+		if (ahead >= BIT(31) || ctx->qp->ibqp.srq)
+			return -EINVAL;
+		return -EAGAIN;
+	}
+	while (ahead >= resp->rsn_fetched - resp->rsn_done) {
+		err = mrc_resp_fetch(ctx);
+		if (err)
+			return err;
+	}
+	*recv = mrc_resp_recv(resp, rsn);
+	return 0;
+}
+
+static void mrc_resp_post_recv_wc(struct mrc_qp *qp, struct mrc_resp_recv *e,
+				  u8 status)
+{
+	struct ib_wc wc = {
+		.wr_id = e->wr_id,
+		.status = status,
+		.opcode = e->opcode == MRC_OP_WRITE_IMM ?
+			  IB_WC_RECV_RDMA_WITH_IMM : IB_WC_RECV,
+		.qp = &qp->ibqp,
+		.src_qp = qp->dest_qpn,
+		.port_num = 1,
+	};
+
+	if (status == IB_WC_SUCCESS) {
+		/* For WRITE_IMM too: the bytes the WRITE carried. */
+		wc.byte_len = e->length;
+		if (e->opcode != MRC_OP_SEND) {
+			wc.wc_flags = IB_WC_WITH_IMM;
+			wc.ex.imm_data = cpu_to_be32(e->imm);
+		}
+	}
+	/* An error completion raises a solicited event too. */
+	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &wc,
+		    e->solicited || status != IB_WC_SUCCESS);
+}
+
+/*
+ * Completes the oldest outstanding receive. Its slot goes back to the
+ * producer first (its WQE is in recvs[]), so that a consumer who sees the
+ * completion finds the room for a new receive too.
+ */
+static void mrc_resp_recv_done(struct mrc_qp *qp, struct mrc_resp_recv *e,
+			       u8 status)
+{
+	qp->resp.rsn_done++;
+	if (!qp->ibqp.srq) {
+		qp->rq_completed++;
+		mrc_ring_publish_consumer(&qp->rq, qp->rq_completed);
+	}
+	mrc_resp_post_recv_wc(qp, e, status);
+}
+
+/* Completes, in RSN order, the receives the in-order point has passed. */
+static void mrc_resp_complete_recvs(struct mrc_qp *qp)
+{
+	struct mrc_resp_state *resp = &qp->resp;
+	struct mrc_resp_recv *e;
+
+	while (resp->rsn_done != resp->rsn_fetched) {
+		e = mrc_resp_recv(resp, resp->rsn_done);
+		if (!e->ready)
+			break;
+		mrc_resp_recv_done(qp, e, e->status);
+	}
+}
+
+void mrc_resp_flush(struct mrc_qp *qp)
+{
+	struct mrc_resp_state *resp = &qp->resp;
+
+	if (!resp->recvs)
+		return;
+	/* Receives from an SRQ are ours alone: complete them here. */
+	while (qp->ibqp.srq && resp->rsn_done != resp->rsn_fetched) {
+		struct mrc_resp_recv *e = mrc_resp_recv(resp, resp->rsn_done);
+		struct ib_wc wc = {
+			.wr_id = e->wr_id,
+			.status = IB_WC_WR_FLUSH_ERR,
+			.opcode = IB_WC_RECV,
+			.qp = &qp->ibqp,
+			.port_num = 1,
+		};
+
+		mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &wc, true);
+		resp->rsn_done++;
+	}
+	/* Those of the QP's own queue are flushed with the ring. */
+	resp->rsn_done = resp->rsn_fetched;
+	list_splice_init(&resp->rd_sending, &resp->rd_free);
+}
+
+/* ---- in-order actions ---- */
+
+static void mrc_resp_set_action(struct mrc_resp_ctx *ctx, u32 psn, u8 type,
+				u8 syndrome, bool recv, u32 arg)
+{
+	struct mrc_resp_state *resp = &ctx->qp->resp;
+	struct mrc_resp_action *a = &resp->actions[psn & (MRC_RX_WINDOW - 1)];
+
+	if (a->type != MRC_RESP_ACT_NONE) {
+		/* Only an error displaces what was there. */
+		if (type != MRC_RESP_ACT_NAK || a->type == MRC_RESP_ACT_NAK)
+			return;
+		if (a->type == MRC_RESP_ACT_RD_ATOMIC) {
+			list_add(&resp->rd[a->arg].node, &resp->rd_free);
+			resp->rd_pending--;
+		}
+	}
+	a->type = type;
+	a->syndrome = syndrome;
+	a->recv = recv;
+	a->arg = arg;
+}
+
+/* A fatal error in the message of @psn: NAK it when its turn comes. */
+static void mrc_resp_nak_later(struct mrc_resp_ctx *ctx, u32 psn,
+			       u8 syndrome, bool recv, u32 rsn)
+{
+	mrc_resp_set_action(ctx, psn, MRC_RESP_ACT_NAK, syndrome, recv, rsn);
+}
+
+/*
+ * At the in-order point of a failed message: complete its receive with the
+ * error, NAK it, and move the QP to the error state.
+ */
+static void mrc_resp_fatal(struct mrc_resp_ctx *ctx, u32 psn, u8 syndrome,
+			   bool recv, u32 rsn)
+{
+	struct mrc_qp *qp = ctx->qp;
+	struct mrc_resp_state *resp = &qp->resp;
+	struct mrc_resp_recv *e;
+
+	if (recv && rsn == resp->rsn_done && rsn != resp->rsn_fetched) {
+		e = mrc_resp_recv(resp, rsn);
+		if (e->status != IB_WC_SUCCESS)
+			mrc_resp_recv_done(qp, e, e->status);
+	}
+	mrc_resp_queue_ack(ctx, syndrome, psn, true);
+	ctx->fatal = true;
+	if (syndrome == MRC_NAK_REMOTE_ACCESS_ERROR) {
+		ctx->qp_event = IB_EVENT_QP_ACCESS_ERR;
+		ctx->has_qp_event = true;
+	} else if (syndrome == MRC_NAK_INVALID_REQUEST) {
+		ctx->qp_event = IB_EVENT_QP_REQ_ERR;
+		ctx->has_qp_event = true;
+	}
+	mrc_qp_error(qp);
+}
+
+/*
+ * The MR of @rkey with a reference, when [@va, @va + @len) of it may be
+ * accessed remotely with @access by this QP; else NULL.
+ */
+static struct mrc_mr *mrc_resp_rkey(struct mrc_resp_ctx *ctx, u32 rkey,
+				    u64 va, u64 len, int access)
+{
+	struct mrc_qp *qp = ctx->qp;
+	struct mrc_mr *mr;
+
+	if (!(qp->access_flags & access) || va + len < va)
+		return NULL;
+	mr = mrc_mr_get(ctx->mdev, rkey);
+	if (mr && mrc_mr_check(mr, qp->ibqp.pd, va, len, access)) {
+		mrc_mr_put(mr);
+		mr = NULL;
+	}
+	return mr;
+}
+
+static void mrc_resp_recv_ready(struct mrc_resp_ctx *ctx, u32 rsn)
+{
+	struct mrc_resp_state *resp = &ctx->qp->resp;
+
+	if (rsn - resp->rsn_done >= resp->rsn_fetched - resp->rsn_done)
+		return;
+	mrc_resp_recv(resp, rsn)->ready = true;
+	mrc_resp_complete_recvs(ctx->qp);
+}
+
+/* Payload bytes of the next READ response packet: up to an MTU boundary. */
+static u32 mrc_resp_read_chunk(struct mrc_resp_rd *rd, u32 mtu)
+{
+	return min(rd->end - rd->offset, mtu - rd->offset % mtu);
+}
+
+/* One READ_RESP packet of @rd. */
+static int mrc_resp_read_packet(struct mrc_resp_ctx *ctx,
+				struct mrc_resp_rd *rd, u32 mtu)
+{
+	u32 len = mrc_resp_read_chunk(rd, mtu);
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	struct mrc_mr *mr;
+	u8 *payload;
+	int err = 0;
+
+	pkt.hdr.opcode = MRC_OP_READ_RESP;
+	pkt.hdr.psn = rd->psn;
+	pkt.msgh.msn = rd->msn;
+	pkt.msgh.offset = rd->offset;
+	pkt.msgh.length = rd->end;
+	skb = mrc_qp_new_packet(ctx->qp, &pkt, len, &payload);
+	if (!skb)
+		return -ENOMEM;
+	if (len) {
+		/* Checked at the in-order point, but the MR may be gone. */
+		mr = mrc_resp_rkey(ctx, rd->rkey, rd->va + rd->offset, len,
+				   IB_ACCESS_REMOTE_READ);
+		if (!mr) {
+			err = -EACCES;
+		} else {
+			err = mrc_mr_copy_from(mr, rd->va + rd->offset,
+					       payload, len);
+			mrc_mr_put(mr);
+		}
+	}
+	if (err) {
+		kfree_skb(skb);
+		return err;
+	}
+	__skb_queue_tail(&ctx->txq, skb);
+	rd->offset += len;
+	return 0;
+}
+
+/*
+ * Sends up to @budget READ response packets, oldest READ first; true when
+ * some are left. A READ that cannot go on (its MR went away after the
+ * check, no memory) is dropped without an error: the requester asks again
+ * with a new READ_REQ, which then fails or succeeds at its in-order point.
+ */
+static bool mrc_resp_send_reads(struct mrc_resp_ctx *ctx, u32 budget)
+{
+	struct mrc_resp_state *resp = &ctx->qp->resp;
+	u32 mtu = mrc_qp_payload_mtu(ctx->qp);
+	struct mrc_resp_rd *rd;
+
+	/* Never 0 nor more than a packet holds, whatever the attributes. */
+	if (mtu < 256 || mtu > 4096)
+		mtu = 256;
+	while (budget && !list_empty(&resp->rd_sending)) {
+		rd = list_first_entry(&resp->rd_sending, struct mrc_resp_rd,
+				      node);
+		if (mrc_resp_read_packet(ctx, rd, mtu) || rd->offset == rd->end)
+			list_move(&rd->node, &resp->rd_free);
+		budget--;
+	}
+	return !list_empty(&resp->rd_sending);
+}
+
+/* A READ at its in-order point: 0 or the NAK syndrome. */
+static u8 mrc_resp_read_start(struct mrc_resp_ctx *ctx, struct mrc_resp_rd *rd)
+{
+	struct mrc_resp_state *resp = &ctx->qp->resp;
+	u32 len = rd->end - rd->offset;
+	struct mrc_mr *mr;
+
+	if (rd->va + rd->end < rd->va) {
+		list_add(&rd->node, &resp->rd_free);
+		return MRC_NAK_REMOTE_ACCESS_ERROR;
+	}
+	if (!len) {
+		/* An empty READ needs no key; the wire has a packet for it. */
+		if (!rd->offset)
+			list_add_tail(&rd->node, &resp->rd_sending);
+		else
+			list_add(&rd->node, &resp->rd_free);
+		return 0;
+	}
+	mr = mrc_resp_rkey(ctx, rd->rkey, rd->va + rd->offset, len,
+			   IB_ACCESS_REMOTE_READ);
+	if (!mr) {
+		list_add(&rd->node, &resp->rd_free);
+		return MRC_NAK_REMOTE_ACCESS_ERROR;
+	}
+	mrc_mr_put(mr);
+	list_add_tail(&rd->node, &resp->rd_sending);
+	return 0;
+}
+
+/* Executes an atomic: 0 and *@orig, or the NAK syndrome. */
+static u8 mrc_resp_atomic_exec(struct mrc_resp_ctx *ctx,
+			       struct mrc_resp_rd *rd, u64 *orig)
+{
+	bool cmp_swap = rd->opcode == MRC_OP_ATOMIC_CMP_SWAP;
+	struct mrc_mr *mr;
+	int err;
+
+	mr = mrc_resp_rkey(ctx, rd->rkey, rd->va, MRC_ATOMIC_OPERAND_LEN,
+			   IB_ACCESS_REMOTE_ATOMIC);
+	if (!mr)
+		return MRC_NAK_REMOTE_ACCESS_ERROR;
+	err = mrc_mr_atomic(mr, rd->va, cmp_swap,
+			    cmp_swap ? rd->compare : rd->swap_or_add,
+			    rd->swap_or_add, orig);
+	mrc_mr_put(mr);
+	if (err == -EINVAL)
+		return MRC_NAK_INVALID_REQUEST;
+	return err ? MRC_NAK_REMOTE_ACCESS_ERROR : 0;
+}
+
+/*
+ * An atomic at its in-order point: executed unless its MSN already was
+ * (a repeated request), then answered. 0 or the NAK syndrome.
+ */
+static u8 mrc_resp_atomic(struct mrc_resp_ctx *ctx, struct mrc_resp_rd *rd)
+{
+	struct mrc_resp_state *resp = &ctx->qp->resp;
+	struct mrc_resp_atomic *saved;
+	u64 orig;
+	u8 syndrome = 0;
+
+	saved = &resp->atomics[rd->msn & (MRC_RESP_ATOMIC_SLOTS - 1)];
+	if (!saved->valid || saved->msn != rd->msn) {
+		syndrome = mrc_resp_atomic_exec(ctx, rd, &orig);
+		if (syndrome)
+			goto out;
+		saved->valid = true;
+		saved->msn = rd->msn;
+		saved->psn = rd->psn;
+		saved->orig = orig;
+	}
+	mrc_resp_queue_atomic_resp(ctx, rd->msn, rd->psn, saved->orig);
+out:
+	list_add(&rd->node, &resp->rd_free);
+	return syndrome;
+}
+
+static void mrc_resp_rd_execute(struct mrc_resp_ctx *ctx, u32 index)
+{
+	struct mrc_resp_state *resp = &ctx->qp->resp;
+	struct mrc_resp_rd *rd = &resp->rd[index];
+	u32 psn = rd->psn;
+	u8 syndrome;
+
+	resp->rd_pending--;
+	if (rd->opcode == MRC_OP_READ_REQ)
+		syndrome = mrc_resp_read_start(ctx, rd);
+	else
+		syndrome = mrc_resp_atomic(ctx, rd);
+	if (syndrome)
+		mrc_resp_fatal(ctx, psn, syndrome, false, 0);
+}
+
+/* Does what the in-order point, now past [@from, epsn), has reached. */
+static void mrc_resp_advance(struct mrc_resp_ctx *ctx, u32 from)
+{
+	struct mrc_resp_state *resp = &ctx->qp->resp;
+	u32 to = mrc_rx_epsn(&resp->window), psn;
+	struct mrc_resp_action *slot, a;
+
+	for (psn = from; psn != to && !ctx->fatal; psn = mrc_psn_add(psn, 1)) {
+		slot = &resp->actions[psn & (MRC_RX_WINDOW - 1)];
+		if (slot->type == MRC_RESP_ACT_NONE)
+			continue;
+		a = *slot;
+		slot->type = MRC_RESP_ACT_NONE;
+		switch (a.type) {
+		case MRC_RESP_ACT_RECV:
+			mrc_resp_recv_ready(ctx, a.arg);
+			break;
+		case MRC_RESP_ACT_RD_ATOMIC:
+			mrc_resp_rd_execute(ctx, a.arg);
+			break;
+		case MRC_RESP_ACT_NAK:
+			mrc_resp_fatal(ctx, psn, a.syndrome, a.recv, a.arg);
+			break;
+		}
+	}
+}
+
+/* ---- new packets ---- */
+
+/* WRITE and WRITE_IMM payload: 0 or the NAK syndrome. */
+static u8 mrc_resp_write(struct mrc_resp_ctx *ctx, struct sk_buff *skb)
+{
+	const struct mrc_pkt *pkt = ctx->pkt;
+	struct mrc_mr *mr;
+	int err = 0;
+
+	/* An empty WRITE names no memory (and needs no valid key). */
+	if (!pkt->msgh.length)
+		return 0;
+	/* The whole message, so that its packets all pass or all fail. */
+	mr = mrc_resp_rkey(ctx, pkt->raddr.rkey, pkt->raddr.va,
+			   pkt->msgh.length, IB_ACCESS_REMOTE_WRITE);
+	if (!mr)
+		return MRC_NAK_REMOTE_ACCESS_ERROR;
+	if (pkt->hdr.payload_len)
+		err = mrc_mr_copy_skb_to(mr, pkt->raddr.va + pkt->msgh.offset,
+					 skb, pkt->payload_off,
+					 pkt->hdr.payload_len);
+	mrc_mr_put(mr);
+	return err ? MRC_NAK_REMOTE_ACCESS_ERROR : 0;
+}
+
+/* Whether the receive can take the message: IB_WC_SUCCESS or the error. */
+static u8 mrc_resp_check_recv(struct mrc_resp_ctx *ctx,
+			      struct mrc_resp_recv *e)
+{
+	struct mrc_qp *qp = ctx->qp;
+	u64 left = e->length, n;
+	struct mrc_mr *mr;
+	u32 i;
+	int err;
+
+	if (e->length > e->sge_bytes)
+		return IB_WC_LOC_LEN_ERR;
+	for (i = 0; i < e->num_sge && left; i++) {
+		n = min_t(u64, left, e->sge[i].length);
+		if (!n)
+			continue;
+		mr = mrc_mr_get(ctx->mdev, e->sge[i].lkey);
+		if (!mr)
+			return IB_WC_LOC_PROT_ERR;
+		err = mrc_mr_check(mr, qp->ibqp.pd, e->sge[i].addr, n,
+				   IB_ACCESS_LOCAL_WRITE);
+		mrc_mr_put(mr);
+		if (err)
+			return IB_WC_LOC_PROT_ERR;
+		left -= n;
+	}
+	return IB_WC_SUCCESS;
+}
+
+/* Places a SEND packet's payload at its offset in the receive's buffers. */
+static int mrc_resp_scatter(struct mrc_resp_ctx *ctx, struct mrc_resp_recv *e,
+			    struct sk_buff *skb)
+{
+	const struct mrc_pkt *pkt = ctx->pkt;
+	u32 offset = pkt->msgh.offset, len = pkt->hdr.payload_len, n, i;
+	int skb_off = pkt->payload_off;
+	struct mrc_mr *mr;
+	u64 addr;
+	int err;
+
+	for (i = 0; i < e->num_sge && len; i++) {
+		if (offset >= e->sge[i].length) {
+			offset -= e->sge[i].length;
+			continue;
+		}
+		n = min(len, e->sge[i].length - offset);
+		addr = e->sge[i].addr + offset;
+		if (addr < e->sge[i].addr)
+			return -ERANGE;
+		mr = mrc_mr_get(ctx->mdev, e->sge[i].lkey);
+		if (!mr)
+			return -EINVAL;
+		err = mrc_mr_check(mr, ctx->qp->ibqp.pd, addr, n,
+				   IB_ACCESS_LOCAL_WRITE);
+		if (!err)
+			err = mrc_mr_copy_skb_to(mr, addr, skb, skb_off, n);
+		mrc_mr_put(mr);
+		if (err)
+			return err;
+		skb_off += n;
+		len -= n;
+		offset = 0;
+	}
+	return len ? -ERANGE : 0;
+}
+
+/* A new packet of a message that consumes receive @e (RSN = its MSN). */
+static void mrc_resp_recv_packet(struct mrc_resp_ctx *ctx,
+				 struct mrc_resp_recv *e, struct sk_buff *skb)
+{
+	const struct mrc_pkt *pkt = ctx->pkt;
+	u32 rsn = pkt->msgh.msn, psn = pkt->hdr.psn;
+	u8 opcode = pkt->hdr.opcode;
+
+	if (!e->opcode) {
+		e->opcode = opcode;
+		e->length = pkt->msgh.length;
+		e->imm = pkt->imm;
+		e->solicited = pkt->hdr.flags & MRC_F_SOLICITED;
+		e->last_psn = psn;
+		if (e->status == IB_WC_SUCCESS && opcode != MRC_OP_WRITE_IMM)
+			e->status = mrc_resp_check_recv(ctx, e);
+	} else if (e->opcode != opcode || e->length != pkt->msgh.length) {
+		/* Two different messages claim one receive. */
+		mrc_resp_nak_later(ctx, psn, MRC_NAK_INVALID_REQUEST, false, 0);
+		return;
+	} else if (mrc_psn_after(psn, e->last_psn)) {
+		e->last_psn = psn;
+	}
+
+	if (e->status == IB_WC_SUCCESS && opcode != MRC_OP_WRITE_IMM &&
+	    pkt->hdr.payload_len && mrc_resp_scatter(ctx, e, skb))
+		e->status = IB_WC_LOC_PROT_ERR;
+	if (e->status != IB_WC_SUCCESS) {
+		mrc_resp_nak_later(ctx, psn,
+				   e->status == IB_WC_LOC_LEN_ERR ?
+				   MRC_NAK_INVALID_REQUEST :
+				   MRC_NAK_REMOTE_OP_ERROR, true, rsn);
+		return;
+	}
+	/* Every PSN is new once, so the count reaches the length once. */
+	e->placed += pkt->hdr.payload_len;
+	if (e->placed == e->length)
+		mrc_resp_set_action(ctx, e->last_psn, MRC_RESP_ACT_RECV, 0,
+				    false, rsn);
+}
+
+/* A new READ_REQ or atomic: it waits for the in-order point. */
+static void mrc_resp_rd_packet(struct mrc_resp_ctx *ctx)
+{
+	struct mrc_resp_state *resp = &ctx->qp->resp;
+	const struct mrc_pkt *pkt = ctx->pkt;
+	struct mrc_resp_rd *rd;
+
+	if (resp->rd_pending >= ctx->qp->max_dest_rd_atomic) {
+		mrc_resp_nak_later(ctx, pkt->hdr.psn, MRC_NAK_INVALID_REQUEST,
+				   false, 0);
+		return;
+	}
+	rd = list_first_entry(&resp->rd_free, struct mrc_resp_rd, node);
+	list_del(&rd->node);
+	rd->opcode = pkt->hdr.opcode;
+	rd->va = pkt->raddr.va;
+	rd->rkey = pkt->raddr.rkey;
+	rd->swap_or_add = pkt->atomic.swap_or_add;
+	rd->compare = pkt->atomic.compare;
+	rd->msn = pkt->msgh.msn;
+	rd->psn = pkt->hdr.psn;
+	/* READ_REQ: offset + length <= 2^31, checked by the codec. */
+	rd->offset = pkt->msgh.offset;
+	rd->end = pkt->msgh.offset + pkt->msgh.length;
+	resp->rd_pending++;
+	mrc_resp_set_action(ctx, rd->psn, MRC_RESP_ACT_RD_ATOMIC, 0, false,
+			    rd - resp->rd);
+}
+
+/* ---- duplicates ---- */
+
+/*
+ * A READ_REQ seen before whose in-order point has passed: the requester
+ * lost the responses, so they go out again (a READ is idempotent). Not
+ * when they are still going out, nor, silently, when the MR is gone: a
+ * new READ_REQ would fail properly.
+ */
+static void mrc_resp_read_again(struct mrc_resp_ctx *ctx)
+{
+	struct mrc_resp_state *resp = &ctx->qp->resp;
+	const struct mrc_pkt *pkt = ctx->pkt;
+	struct mrc_resp_rd *rd;
+
+	if (list_empty(&resp->rd_free))
+		return;
+	list_for_each_entry(rd, &resp->rd_sending, node)
+		if (rd->psn == pkt->hdr.psn && rd->msn == pkt->msgh.msn)
+			return;
+	rd = list_first_entry(&resp->rd_free, struct mrc_resp_rd, node);
+	list_del(&rd->node);
+	rd->opcode = MRC_OP_READ_REQ;
+	rd->va = pkt->raddr.va;
+	rd->rkey = pkt->raddr.rkey;
+	rd->msn = pkt->msgh.msn;
+	rd->psn = pkt->hdr.psn;
+	rd->offset = pkt->msgh.offset;
+	rd->end = pkt->msgh.offset + pkt->msgh.length;
+	mrc_resp_read_start(ctx, rd);
+}
+
+/* An atomic seen before and executed: its saved result, if still kept. */
+static void mrc_resp_atomic_again(struct mrc_resp_ctx *ctx)
+{
+	const struct mrc_pkt *pkt = ctx->pkt;
+	struct mrc_resp_atomic *saved;
+
+	saved = &ctx->qp->resp.atomics[pkt->msgh.msn &
+				       (MRC_RESP_ATOMIC_SLOTS - 1)];
+	if (saved->valid && saved->msn == pkt->msgh.msn)
+		mrc_resp_queue_atomic_resp(ctx, saved->msn, pkt->hdr.psn,
+					   saved->orig);
+}
+
+/* ---- the receive path ---- */
+
+/* From the QP's peer, to the QP's address, from the peer's QP. */
+static void mrc_resp_handle(struct mrc_resp_ctx *ctx, struct sk_buff *skb)
+{
+	struct mrc_qp *qp = ctx->qp;
+	struct mrc_resp_state *resp = &qp->resp;
+	const struct mrc_pkt *pkt = ctx->pkt;
+	u32 psn = pkt->hdr.psn, epsn = mrc_rx_epsn(&resp->window);
+	bool in_window = mrc_psn_in_window(psn, epsn, MRC_RX_WINDOW);
+	u8 opcode = pkt->hdr.opcode, syndrome;
+	struct mrc_resp_recv *e = NULL;
+	int recv_err = 0;
+
+	if (!mrc_resp_state_ok(qp)) {
+		mrc_stats_inc(ctx->mdev, MRC_CNT_RX_DROP_QP_STATE);
+		return;
+	}
+	if (!mrc_qp_from_peer(qp, pkt, ctx->meta)) {
+		mrc_stats_inc(ctx->mdev, MRC_CNT_RX_DROP_BAD_SOURCE_QP);
+		return;
+	}
+	if (pkt->trimmed)
+		mrc_stats_inc(ctx->mdev, MRC_CNT_TRIMS);
+
+	if (mrc_rx_received(&resp->window, psn)) {
+		/* Re-ACK; a READ or atomic already done is answered again. */
+		mrc_stats_inc(ctx->mdev, MRC_CNT_DUPLICATES);
+		if (!in_window && opcode == MRC_OP_READ_REQ)
+			mrc_resp_read_again(ctx);
+		else if (!in_window && mrc_resp_is_rd_atomic(opcode))
+			mrc_resp_atomic_again(ctx);
+		mrc_resp_queue_ack(ctx, MRC_SYN_ACK, 0, false);
+		return;
+	}
+	if (!in_window) {
+		mrc_stats_inc(ctx->mdev, MRC_CNT_RX_DROP_OUT_OF_WINDOW);
+		return;
+	}
+
+	/*
+	 * Refusals that leave the PSN unreceived, for the requester to send
+	 * again: a trimmed packet at once, a SEND when its receive is
+	 * posted, a READ or atomic when we have room for it.
+	 */
+	if (pkt->trimmed) {
+		mrc_resp_queue_ack(ctx, MRC_NAK_TRIMMED, psn, false);
+		return;
+	}
+	if (mrc_resp_needs_recv(opcode)) {
+		recv_err = mrc_resp_get_recv(ctx, pkt->msgh.msn, &e);
+		if (recv_err == -EAGAIN) {
+			mrc_resp_queue_ack(ctx, MRC_NAK_RNR, psn, false);
+			return;
+		}
+	}
+	if (mrc_resp_is_rd_atomic(opcode) && list_empty(&resp->rd_free)) {
+		mrc_stats_inc(ctx->mdev, MRC_CNT_RX_DROP_QP_STATE);
+		return;
+	}
+
+	mrc_rx_accept(&resp->window, psn);
+	if (psn != epsn)
+		mrc_stats_inc(ctx->mdev, MRC_CNT_OUT_OF_ORDER);
+
+	switch (opcode) {
+	case MRC_OP_WRITE:
+	case MRC_OP_WRITE_IMM:
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+		if (recv_err) {
+			mrc_resp_nak_later(ctx, psn, MRC_NAK_INVALID_REQUEST,
+					   false, 0);
+			break;
+		}
+		/* A broken receive WQE fails the message before its WRITE. */
+		syndrome = 0;
+		if (opcode == MRC_OP_WRITE ||
+		    (opcode == MRC_OP_WRITE_IMM && e->status == IB_WC_SUCCESS))
+			syndrome = mrc_resp_write(ctx, skb);
+		if (syndrome) {
+			mrc_resp_nak_later(ctx, psn, syndrome, false, 0);
+			break;
+		}
+		if (e)
+			mrc_resp_recv_packet(ctx, e, skb);
+		break;
+	case MRC_OP_READ_REQ:
+	case MRC_OP_ATOMIC_CMP_SWAP:
+	case MRC_OP_ATOMIC_FETCH_ADD:
+		mrc_resp_rd_packet(ctx);
+		break;
+	default:
+		/* Not a request: the dispatcher never sends one here. */
+		mrc_resp_nak_later(ctx, psn, MRC_NAK_INVALID_REQUEST, false, 0);
+		break;
+	}
+
+	mrc_resp_advance(ctx, epsn);
+	if (!ctx->fatal && (pkt->hdr.flags & MRC_F_ACK_REQ || psn != epsn))
+		mrc_resp_queue_ack(ctx, MRC_SYN_ACK, 0, false);
+}
+
+void mrc_resp_rcv(struct mrc_qp *qp, struct sk_buff *skb,
+		  const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta)
+{
+	struct mrc_resp_ctx ctx;
+
+	mrc_resp_ctx_init(&ctx, qp, pkt, meta);
+	spin_lock_bh(&qp->lock);
+	mrc_resp_handle(&ctx, skb);
+	if (!ctx.fatal && mrc_resp_state_ok(qp) &&
+	    !list_empty(&qp->resp.rd_sending))
+		ctx.more_reads = mrc_resp_send_reads(&ctx,
+						     MRC_RESP_INLINE_READ_PKTS);
+	spin_unlock_bh(&qp->lock);
+	mrc_resp_finish(&ctx);
+}
+
+/* ---- the READ work ---- */
+
+static void mrc_resp_work(struct work_struct *work)
+{
+	struct mrc_qp *qp = container_of(work, struct mrc_qp, resp.work);
+	struct mrc_resp_state *resp = &qp->resp;
+	struct mrc_resp_ctx ctx;
+	unsigned int round;
+	bool more = true;
+
+	for (round = 0; more && round < MRC_RESP_WORK_ROUNDS; round++) {
+		mrc_resp_ctx_init(&ctx, qp, NULL, NULL);
+		spin_lock_bh(&qp->lock);
+		if (resp->stopping || !mrc_resp_state_ok(qp)) {
+			list_splice_init(&resp->rd_sending, &resp->rd_free);
+			more = false;
+		} else {
+			more = mrc_resp_send_reads(&ctx, MRC_RESP_READ_BATCH);
+		}
+		spin_unlock_bh(&qp->lock);
+		mrc_resp_finish(&ctx);
+		cond_resched();
+	}
+	if (more)
+		mrc_resp_kick(qp);
+}

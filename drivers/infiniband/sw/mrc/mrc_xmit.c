@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * One packet of a connected QP: headers, payload room, transmission.
+ */
+#include <linux/ktime.h>
+#include <linux/skbuff.h>
+
+#include "mrc.h"
+#include "mrc_net.h"
+#include "mrc_qp.h"
+#include "mrc_xmit.h"
+
+u32 mrc_now_us(void)
+{
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
+
+static void mrc_qp_addrs(struct mrc_qp *qp, struct mrc_net_addr *src,
+			 struct mrc_net_addr *dst)
+{
+	mrc_net_addr_from_gid(&qp->path.sgid, src);
+	mrc_net_addr_from_gid(&qp->path.dgid, dst);
+}
+
+struct sk_buff *mrc_qp_new_packet(struct mrc_qp *qp, struct mrc_pkt *pkt,
+				  u32 payload_len, u8 **payload)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_net_addr src, dst;
+	struct sk_buff *skb;
+	size_t hdr_len;
+	u8 *data;
+
+	pkt->hdr.sqpn = qp->ibqp.qp_num;
+	pkt->hdr.dqpn = qp->dest_qpn;
+	pkt->hdr.ev = qp->req.udp_sport;
+	pkt->hdr.ts = mrc_now_us();
+	pkt->hdr.payload_len = payload_len;
+	hdr_len = mrc_pkt_hdr_len(pkt);
+	if (!hdr_len || payload_len > U16_MAX)
+		goto bad_packet;
+
+	mrc_qp_addrs(qp, &src, &dst);
+	skb = mrc_net_alloc_skb(mdev, &src, &dst, hdr_len + payload_len);
+	if (!skb)
+		return NULL;
+	data = skb_put(skb, hdr_len + payload_len);
+	if (mrc_encode(data, hdr_len, pkt) != (int)hdr_len) {
+		kfree_skb(skb);
+		goto bad_packet;
+	}
+	*payload = data + hdr_len;
+	return skb;
+
+bad_packet:
+	/* Our own packet failed the codec's checks: a bug, not the peer's. */
+	dev_warn_once(&mdev->ib_dev.dev, "unencodable %s packet on QP %u\n",
+		      mrc_opcode_name(pkt->hdr.opcode), qp->ibqp.qp_num);
+	return NULL;
+}
+
+int mrc_qp_send_packet(struct mrc_qp *qp, struct sk_buff *skb)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_net_addr src, dst;
+
+	mrc_qp_addrs(qp, &src, &dst);
+	return mrc_net_xmit(mdev, skb, &src, &dst, qp->req.udp_sport,
+			    qp->path.traffic_class);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Building and sending one packet of a connected QP, for the requester and
+ * the responder alike. Process or softirq context, never with hard IRQs
+ * disabled: the IP output path re-enables bottom halves, which must not
+ * happen under spin_lock_irqsave(). The data path therefore takes qp->lock
+ * with spin_lock_bh() (or plain spin_lock() in softirq), or builds packets
+ * under the lock and sends them after releasing it.
+ */
+#ifndef MRC_XMIT_H
+#define MRC_XMIT_H
+
+#include <linux/skbuff.h>
+
+#include "mrc_wire.h"
+
+struct mrc_qp;
+
+/*
+ * Fills the base header fields every packet of @qp shares (source and
+ * destination QPN, EV, timestamp, declared payload length @payload_len),
+ * allocates an skb, encodes the headers of @pkt into it and reserves
+ * @payload_len bytes after them, returned in *@payload. NULL when out of
+ * memory or when @pkt does not encode (a bug: it is logged once).
+ */
+struct sk_buff *mrc_qp_new_packet(struct mrc_qp *qp, struct mrc_pkt *pkt,
+				  u32 payload_len, u8 **payload);
+
+/* Sends @skb on the QP's path; always consumes it. */
+int mrc_qp_send_packet(struct mrc_qp *qp, struct sk_buff *skb);
+
+/* Microseconds, for the header's timestamp and RTT measurement. */
+u32 mrc_now_us(void);
+
+#endif /* MRC_XMIT_H */

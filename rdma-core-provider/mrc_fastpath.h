@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * soft-MRC provider: the data path on the shared rings. Work requests are
+ * checked and written into work queue slots, completions read out of
+ * completion queue slots.
+ *
+ * Nothing here locks, makes a system call or uses libibverbs' private ABI:
+ * the verbs (mrc_qp.c, mrc_srq.c, mrc_cq.c) hold the object's lock around
+ * these and ring the doorbell, and the unit tests in tests/ drive them on
+ * rings in ordinary memory.
+ */
+#ifndef MRC_PROVIDER_FASTPATH_H
+#define MRC_PROVIDER_FASTPATH_H
+
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "mrc_ring.h"
+
+/* A send queue and what the kernel granted for it at QP creation. */
+struct mrc_sq {
+	struct mrc_uring ring;
+	enum ibv_qp_type qp_type;	/* decides which opcodes are valid */
+	uint32_t max_wr;		/* at most this many WQEs in the ring */
+	uint32_t max_sge;
+	uint32_t max_inline_data;
+};
+
+/* A receive queue or shared receive queue and its granted limits. */
+struct mrc_rq {
+	struct mrc_uring ring;
+	uint32_t max_wr;
+	uint32_t max_sge;
+};
+
+/* Bytes of a send slot's header; SGEs or inline data follow it. */
+#define MRC_SEND_WQE_HEADER_SIZE	sizeof(struct mrc_send_wqe)
+#define MRC_RECV_WQE_HEADER_SIZE	sizeof(struct mrc_recv_wqe)
+
+/* The slot size a queue with these limits needs at least. */
+static inline uint32_t mrc_send_slot_min_size(uint32_t max_sge,
+					       uint32_t max_inline_data)
+{
+	uint32_t sge_bytes = max_sge * (uint32_t)sizeof(struct mrc_sge);
+
+	return MRC_SEND_WQE_HEADER_SIZE +
+	       (sge_bytes > max_inline_data ? sge_bytes : max_inline_data);
+}
+
+static inline uint32_t mrc_recv_slot_min_size(uint32_t max_sge)
+{
+	return MRC_RECV_WQE_HEADER_SIZE +
+	       max_sge * (uint32_t)sizeof(struct mrc_sge);
+}
+
+/*
+ * Writes wr and the requests chained after it into the send queue, in
+ * order, and publishes the producer index once at the end. Stops at the
+ * first request that is invalid (EINVAL) or finds the queue full (ENOMEM),
+ * or when the kernel's consumer index is impossible (EIO); that request is
+ * then *bad_wr and the ones before it are posted. *posted counts the
+ * requests written, which the caller needs to decide on a doorbell.
+ */
+int mrc_sq_post(struct mrc_sq *sq, struct ibv_send_wr *wr,
+		struct ibv_send_wr **bad_wr, uint32_t *posted);
+
+/* The same for a receive queue or a shared receive queue. */
+int mrc_rq_post(struct mrc_rq *rq, struct ibv_recv_wr *wr,
+		struct ibv_recv_wr **bad_wr, uint32_t *posted);
+
+/*
+ * Reads up to num_entries completions into wc and gives their slots back.
+ * Returns how many were read, or -EIO when the kernel's producer index is
+ * impossible (ibv_poll_cq() reports errors as negative values).
+ */
+int mrc_cq_ring_poll(struct mrc_uring *ring, int num_entries,
+		     struct ibv_wc *wc);
+
+/* One completion queue slot as an ibv_wc. */
+void mrc_cqe_to_wc(const struct mrc_cqe *cqe, struct ibv_wc *wc);
+
+/* The kernel's enum ib_wc_flags, as a CQE carries them, to ibv_wc_flags. */
+unsigned int mrc_wc_flags_from_kernel(uint32_t kernel_flags);
+
+#endif /* MRC_PROVIDER_FASTPATH_H */
