@@ -181,7 +181,7 @@ err_count:
 	return err;
 }
 
-static enum ib_wc_opcode mrc_send_wc_opcode(u32 wr_opcode)
+enum ib_wc_opcode mrc_send_wc_opcode(u32 wr_opcode)
 {
 	switch (wr_opcode) {
 	case IB_WR_RDMA_WRITE:
@@ -676,9 +676,7 @@ static int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			 const struct ib_recv_wr **bad_wr)
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
-	struct mrc_recv_wqe *wqe;
 	unsigned long flags;
-	u32 produced, i;
 	int err = 0;
 
 	if (!mrc_qp_has_rq(qp)) {
@@ -707,27 +705,8 @@ static int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		*bad_wr = wr;
 		goto out;
 	}
-	produced = qp->rq.indices->producer;
-	for (; wr; wr = wr->next) {
-		if (wr->num_sge > qp->max_recv_sge) {
-			err = -EINVAL;
-			break;
-		}
-		if (produced - qp->rq_completed >= qp->rq.num_slots) {
-			err = -ENOMEM;
-			break;
-		}
-		wqe = mrc_ring_slot(&qp->rq, produced);
-		wqe->wr_id = wr->wr_id;
-		wqe->num_sge = wr->num_sge;
-		wqe->reserved = 0;
-		for (i = 0; i < wr->num_sge; i++) {
-			wqe->sge[i].addr = wr->sg_list[i].addr;
-			wqe->sge[i].length = wr->sg_list[i].length;
-			wqe->sge[i].lkey = wr->sg_list[i].lkey;
-		}
-		mrc_ring_publish_producer(&qp->rq, ++produced);
-	}
+	err = mrc_ring_post_recvs(&qp->rq, qp->rq_completed, qp->max_recv_sge,
+				  &wr);
 	if (err)
 		*bad_wr = wr;
 	if (qp->state == IB_QPS_ERR)

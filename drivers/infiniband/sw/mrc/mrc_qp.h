@@ -101,6 +101,8 @@ void mrc_qp_error(struct mrc_qp *qp);
  */
 bool mrc_qp_from_peer(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		      const struct mrc_rx_meta *meta);
+/* The completion opcode of a send work request's opcode. */
+enum ib_wc_opcode mrc_send_wc_opcode(u32 wr_opcode);
 /* Payload bytes per packet: the path MTU capped by the port's active MTU. */
 u32 mrc_qp_payload_mtu(struct mrc_qp *qp);
 

@@ -372,23 +372,6 @@ static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
 
 /* ---- completing ---- */
 
-static enum ib_wc_opcode mrc_wc_opcode(u32 wr_opcode)
-{
-	switch (wr_opcode) {
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-		return IB_WC_RDMA_WRITE;
-	case IB_WR_RDMA_READ:
-		return IB_WC_RDMA_READ;
-	case IB_WR_ATOMIC_CMP_AND_SWP:
-		return IB_WC_COMP_SWAP;
-	case IB_WR_ATOMIC_FETCH_AND_ADD:
-		return IB_WC_FETCH_ADD;
-	default:
-		return IB_WC_SEND;
-	}
-}
-
 static bool mrc_entry_done(struct mrc_send_entry *e)
 {
 	if (e->status != IB_WC_SUCCESS)
@@ -421,7 +404,7 @@ static void mrc_req_complete(struct mrc_qp *qp)
 			memset(&wc, 0, sizeof(wc));
 			wc.wr_id = e->wqe.wr_id;
 			wc.status = e->status;
-			wc.opcode = mrc_wc_opcode(e->wqe.opcode);
+			wc.opcode = mrc_send_wc_opcode(e->wqe.opcode);
 			wc.byte_len = e->length;
 			wc.qp = &qp->ibqp;
 			wc.port_num = 1;

@@ -116,3 +116,28 @@ void mrc_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
 	vfree(entry->vaddr);
 	kfree(entry);
 }
+
+int mrc_ring_post_recvs(struct mrc_ring *ring, u32 completed, u32 max_sge,
+			const struct ib_recv_wr **wr)
+{
+	u32 produced = ring->indices->producer, i;
+	struct mrc_recv_wqe *wqe;
+
+	for (; *wr; *wr = (*wr)->next) {
+		if ((*wr)->num_sge > max_sge)
+			return -EINVAL;
+		if (produced - completed >= ring->num_slots)
+			return -ENOMEM;
+		wqe = mrc_ring_slot(ring, produced);
+		wqe->wr_id = (*wr)->wr_id;
+		wqe->num_sge = (*wr)->num_sge;
+		wqe->reserved = 0;
+		for (i = 0; i < (*wr)->num_sge; i++) {
+			wqe->sge[i].addr = (*wr)->sg_list[i].addr;
+			wqe->sge[i].length = (*wr)->sg_list[i].length;
+			wqe->sge[i].lkey = (*wr)->sg_list[i].lkey;
+		}
+		mrc_ring_publish_producer(ring, ++produced);
+	}
+	return 0;
+}

@@ -74,6 +74,14 @@ static inline void mrc_ring_publish_producer(struct mrc_ring *ring, u32 index)
 	smp_store_release(&ring->indices->producer, index);
 }
 
+/*
+ * Kernel consumers' post_recv and post_srq_recv: writes receive requests
+ * into @ring, whose slots up to index @completed are free. On error *@wr is
+ * the request that failed.
+ */
+int mrc_ring_post_recvs(struct mrc_ring *ring, u32 completed, u32 max_sge,
+			const struct ib_recv_wr **wr);
+
 int mrc_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma);
 void mrc_mmap_free(struct rdma_user_mmap_entry *rdma_entry);
 

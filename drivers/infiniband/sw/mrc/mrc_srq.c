@@ -120,9 +120,7 @@ static int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 			     const struct ib_recv_wr **bad_wr)
 {
 	struct mrc_srq *srq = to_mrc_srq(ibsrq);
-	struct mrc_recv_wqe *wqe;
 	unsigned long flags;
-	u32 produced, i;
 	int err = 0;
 
 	if (srq->user) {
@@ -131,27 +129,7 @@ static int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 	}
 
 	spin_lock_irqsave(&srq->lock, flags);
-	produced = srq->rq.indices->producer;
-	for (; wr; wr = wr->next) {
-		if (wr->num_sge > srq->max_sge) {
-			err = -EINVAL;
-			break;
-		}
-		if (produced - srq->completed >= srq->rq.num_slots) {
-			err = -ENOMEM;
-			break;
-		}
-		wqe = mrc_ring_slot(&srq->rq, produced);
-		wqe->wr_id = wr->wr_id;
-		wqe->num_sge = wr->num_sge;
-		wqe->reserved = 0;
-		for (i = 0; i < wr->num_sge; i++) {
-			wqe->sge[i].addr = wr->sg_list[i].addr;
-			wqe->sge[i].length = wr->sg_list[i].length;
-			wqe->sge[i].lkey = wr->sg_list[i].lkey;
-		}
-		mrc_ring_publish_producer(&srq->rq, ++produced);
-	}
+	err = mrc_ring_post_recvs(&srq->rq, srq->completed, srq->max_sge, &wr);
 	spin_unlock_irqrestore(&srq->lock, flags);
 	if (err)
 		*bad_wr = wr;
