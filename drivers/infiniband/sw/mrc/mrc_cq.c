@@ -90,7 +90,7 @@ static int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	struct mrc_dev *mdev = to_mrc_dev(ibcq->device);
 	struct mrc_cq *cq = to_mrc_cq(ibcq);
 	struct mrc_create_cq_resp resp = {};
-	struct ib_ucontext *ucontext = NULL;
+	struct ib_ucontext *ucontext;
 	int err;
 
 	if (attr->flags)
@@ -99,13 +99,10 @@ static int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EINVAL;
 	if (attr->comp_vector >= ibcq->device->num_comp_vectors)
 		return -EINVAL;
-	if (udata) {
-		if (udata->outlen < sizeof(resp))
-			return -EINVAL;
-		ucontext = &rdma_udata_to_drv_context(udata,
-						      struct mrc_ucontext,
-						      ibuc)->ibuc;
-	}
+
+	err = mrc_ring_ucontext(udata, sizeof(resp), &ucontext);
+	if (err)
+		return err;
 
 	if (atomic_inc_return(&mdev->num_cqs) > MRC_MAX_CQ) {
 		err = -ENOMEM;

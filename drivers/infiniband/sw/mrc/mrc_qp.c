@@ -80,7 +80,7 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	struct mrc_dev *mdev = to_mrc_dev(ibqp->device);
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 	struct mrc_create_qp_resp resp = {};
-	struct ib_ucontext *ucontext = NULL;
+	struct ib_ucontext *ucontext;
 	struct ib_qp_cap *cap = &init->cap;
 	u32 slot, qpn;
 	int err;
@@ -92,15 +92,13 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = mrc_check_qp_caps(init);
 	if (err)
 		return err;
-	if (udata) {
-		if (udata->inlen && !ib_is_udata_cleared(udata, 0, udata->inlen))
-			return -EOPNOTSUPP;
-		if (udata->outlen < sizeof(resp))
-			return -EINVAL;
-		ucontext = &rdma_udata_to_drv_context(udata,
-						      struct mrc_ucontext,
-						      ibuc)->ibuc;
-	}
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+		return -EOPNOTSUPP;
+
+	err = mrc_ring_ucontext(udata, sizeof(resp), &ucontext);
+	if (err)
+		return err;
 
 	if (atomic_inc_return(&mdev->num_qps) > MRC_MAX_QP) {
 		err = -ENOMEM;

@@ -9,6 +9,21 @@
 
 #include "mrc_ring.h"
 
+int mrc_ring_ucontext(struct ib_udata *udata, size_t resp_len,
+		      struct ib_ucontext **ucontext)
+{
+	struct uverbs_attr_bundle *attrs;
+
+	*ucontext = NULL;
+	if (!udata)
+		return 0;
+	if (udata->outlen < resp_len)
+		return -EINVAL;
+	attrs = rdma_udata_to_uverbs_attr_bundle(udata);
+	*ucontext = attrs->context;
+	return 0;
+}
+
 int mrc_ring_create(struct mrc_ring *ring, u32 min_slots, u32 slot_size,
 		    struct ib_ucontext *ucontext, struct mrc_ring_info *info)
 {

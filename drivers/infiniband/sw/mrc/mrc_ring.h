@@ -30,6 +30,14 @@ struct mrc_ring {
 	struct mrc_mmap_entry *mmap;	/* NULL for a kernel consumer's ring */
 };
 
+/*
+ * For a create verb that maps rings: NULL for a kernel consumer (@udata
+ * NULL), else the user context in *@ucontext after checking that the
+ * response buffer holds @resp_len bytes (-EINVAL otherwise).
+ */
+int mrc_ring_ucontext(struct ib_udata *udata, size_t resp_len,
+		      struct ib_ucontext **ucontext);
+
 /* @ucontext NULL: a ring for a kernel consumer, never mapped. */
 int mrc_ring_create(struct mrc_ring *ring, u32 min_slots, u32 slot_size,
 		    struct ib_ucontext *ucontext, struct mrc_ring_info *info);

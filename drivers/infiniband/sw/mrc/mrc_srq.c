@@ -23,7 +23,7 @@ static int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	struct mrc_dev *mdev = to_mrc_dev(ibsrq->device);
 	struct mrc_srq *srq = to_mrc_srq(ibsrq);
 	struct mrc_create_srq_resp resp = {};
-	struct ib_ucontext *ucontext = NULL;
+	struct ib_ucontext *ucontext;
 	struct ib_srq_attr *attr = &init->attr;
 	u32 slot;
 	int err;
@@ -33,15 +33,13 @@ static int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	if (!attr->max_wr || attr->max_wr > MRC_MAX_SRQ_WR ||
 	    attr->max_sge > MRC_MAX_SRQ_SGE)
 		return -EINVAL;
-	if (udata) {
-		if (udata->inlen && !ib_is_udata_cleared(udata, 0, udata->inlen))
-			return -EOPNOTSUPP;
-		if (udata->outlen < sizeof(resp))
-			return -EINVAL;
-		ucontext = &rdma_udata_to_drv_context(udata,
-						      struct mrc_ucontext,
-						      ibuc)->ibuc;
-	}
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+		return -EOPNOTSUPP;
+	err = mrc_ring_ucontext(udata, sizeof(resp), &ucontext);
+	if (err)
+		return err;
+
 	if (atomic_inc_return(&mdev->num_srqs) > MRC_MAX_SRQ) {
 		err = -ENOMEM;
 		goto err_count;
