@@ -23,10 +23,10 @@ MODULE := drivers/infiniband/sw/mrc/mrc.ko
 PROVIDER_DIR := rdma-core-provider
 DESTDIR ?=
 
-.PHONY: all module provider unit deps check check-unit check-lab lint demo \
-	install install-module install-provider clean help
+.PHONY: all module provider tools unit deps check check-unit check-lab lint demo \
+	install install-module install-provider install-tools clean help
 
-all: module provider unit
+all: module provider tools unit
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -40,6 +40,9 @@ module:
 
 provider:
 	$(MAKE) -C $(PROVIDER_DIR)
+
+tools:
+	$(MAKE) -C tools/mrcctl
 
 unit:
 	$(MAKE) -C selftests/unit
@@ -66,7 +69,7 @@ demo: deps
 lint:
 	@scripts/lint
 
-install: install-module install-provider
+install: install-module install-provider install-tools
 
 # Installing a module built for another kernel than the running one is
 # almost always a mistake on a real host: say so instead of doing it.
@@ -82,8 +85,12 @@ install-module: module
 install-provider: provider
 	$(MAKE) -C $(PROVIDER_DIR) install DESTDIR=$(DESTDIR)
 
+install-tools: tools
+	$(MAKE) -C tools/mrcctl install DESTDIR=$(DESTDIR)
+
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean
 	$(MAKE) -C $(PROVIDER_DIR) clean
 	$(MAKE) -C selftests/unit clean
 	$(MAKE) -C selftests/mrc clean
+	$(MAKE) -C tools/mrcctl clean

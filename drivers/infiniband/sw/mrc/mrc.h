@@ -64,6 +64,7 @@
 
 #include "mrc_param.h"
 #include "mrc_mr.h"
+#include "mrc_profile.h"
 
 struct mrc_net;
 struct mrc_pcpu_stats;
@@ -98,6 +99,9 @@ struct mrc_dev {
 
 	/* Memory regions (mrc_mr.c). */
 	struct mrc_mr_table mrs;
+
+	/* Paths the controller programmed (mrc_profile.c). */
+	struct mrc_profile_table profiles;
 };
 
 struct mrc_ucontext {
@@ -135,5 +139,10 @@ extern const struct ib_device_ops mrc_mr_ops;
 
 /* mrc_main.c */
 void mrc_dev_mark_dead(struct mrc_dev *mdev);
+struct mrc_dev *mrc_dev_get_nth(unsigned long n);
+
+/* mrc_ctl_netlink.c */
+int mrc_ctl_netlink_init(void);
+void mrc_ctl_netlink_exit(void);
 
 #endif /* MRC_H */

@@ -129,6 +129,7 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 		ib_set_device_ops(ibdev, mrc_ops_tables[i]);
 
 	/* Undone by dealloc_driver, which may run from here on. */
+	mrc_profile_table_init(mdev);
 	err = mrc_mr_table_init(mdev);
 	if (err)
 		return err;

@@ -81,6 +81,28 @@ static struct mrc_dev *mrc_find_by_netdev(struct net_device *ndev)
 	return NULL;
 }
 
+/*
+ * The @n-th live device, with a registration reference (ib_device_put()),
+ * or NULL past the end. For the controller's device dump, which walks the
+ * list across calls and so cannot hold the lock.
+ */
+struct mrc_dev *mrc_dev_get_nth(unsigned long n)
+{
+	struct mrc_dev *mdev;
+
+	mutex_lock(&mrc_devices_lock);
+	list_for_each_entry(mdev, &mrc_devices, list) {
+		if (mdev->dead || n--)
+			continue;
+		if (!ib_device_try_get(&mdev->ib_dev))
+			break;
+		mutex_unlock(&mrc_devices_lock);
+		return mdev;
+	}
+	mutex_unlock(&mrc_devices_lock);
+	return NULL;
+}
+
 static int mrc_check_newlink(const char *name, struct net_device *ndev)
 {
 	struct ib_device *existing;
@@ -250,21 +272,31 @@ static int __init mrc_module_init(void)
 	}
 
 	err = register_netdevice_notifier(&mrc_netdev_notifier);
-	if (err) {
-		mrc_req_module_exit();
-		mrc_net_exit();
-		return err;
-	}
+	if (err)
+		goto err_req;
+
+	err = mrc_ctl_netlink_init();
+	if (err)
+		goto err_notifier;
 
 	rdma_link_register(&mrc_link_ops);
 	pr_info("loaded (uverbs ABI %d)\n", MRC_UVERBS_ABI_VERSION);
 	return 0;
+
+err_notifier:
+	unregister_netdevice_notifier(&mrc_netdev_notifier);
+err_req:
+	mrc_req_module_exit();
+	mrc_net_exit();
+	return err;
 }
 
 static void __exit mrc_module_exit(void)
 {
 	/* Waits for newlink calls in flight; no new device after this. */
 	rdma_link_unregister(&mrc_link_ops);
+	/* Waits for controller requests in flight; none starts after. */
+	mrc_ctl_netlink_exit();
 	mrc_unregister_all();
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 	/* Every device is gone, and with them every socket and QP. */

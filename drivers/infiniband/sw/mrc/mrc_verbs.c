@@ -177,6 +177,7 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	WARN_ON(!xa_empty(&mdev->qps));
 	xa_destroy(&mdev->qps);
 	mrc_mr_table_cleanup(mdev);
+	mrc_profile_table_destroy(mdev);
 	mrc_net_dev_exit(mdev);
 	mrc_dev_mark_dead(mdev);
 }

@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The controller's generic netlink family "mrc" (include/uapi/rdma/mrc-ctl.h):
+ * EV profiles in and out, and denying single EVs. Documentation/abi.rst
+ * lists the messages; mrcctl (tools/mrcctl) speaks them.
+ *
+ * Every request names its device; the handler holds a registration
+ * reference on it (ib_device_get_by_name()) for its duration, so
+ * unregistration waits for it. Dumps look the device up again on every
+ * call. Changes need CAP_NET_ADMIN over the caller's network namespace,
+ * and a device is visible only where ib_core lets that namespace see it.
+ */
+#include <linux/module.h>
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/mrc-ctl.h>
+
+#include "mrc.h"
+
+static struct genl_family mrc_ctl_family;
+
+static const struct nla_policy mrc_ctl_ev_policy[MRC_CTL_EV_A_MAX + 1] = {
+	[MRC_CTL_EV_A_INDEX] = { .type = NLA_U32 },
+	[MRC_CTL_EV_A_PLANE] = NLA_POLICY_MAX(NLA_U32, MRC_EV_MAX_PLANES - 1),
+	[MRC_CTL_EV_A_UDP_SPORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[MRC_CTL_EV_A_SRV6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[MRC_CTL_EV_A_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_CTL_EV_DENIED),
+};
+
+static const struct nla_policy mrc_ctl_field_policy[MRC_CTL_FIELD_A_MAX + 1] = {
+	[MRC_CTL_FIELD_A_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 32),
+	[MRC_CTL_FIELD_A_INIT] = { .type = NLA_U32 },
+	[MRC_CTL_FIELD_A_MIN_VAL] = { .type = NLA_U32 },
+	[MRC_CTL_FIELD_A_MAX_VAL] = { .type = NLA_U32 },
+	[MRC_CTL_FIELD_A_MASK] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
+	[MRC_CTL_A_DEV] = { .type = NLA_NUL_STRING,
+			    .len = IB_DEVICE_NAME_MAX - 1 },
+	[MRC_CTL_A_PROFILE_ID] = NLA_POLICY_RANGE(NLA_U32,
+						  MRC_CTL_PROFILE_ID_MIN,
+						  MRC_CTL_PROFILE_ID_MAX),
+	[MRC_CTL_A_FORMAT] = NLA_POLICY_RANGE(NLA_U8, MRC_CTL_EV_FMT_UDP,
+					      MRC_CTL_EV_FMT_SRV6),
+	[MRC_CTL_A_MODE] = NLA_POLICY_RANGE(NLA_U8, MRC_CTL_EV_MODE_EXPLICIT,
+					    MRC_CTL_EV_MODE_GENERATED),
+	[MRC_CTL_A_MIN_ACTIVE] = { .type = NLA_U32 },
+	[MRC_CTL_A_PEER] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[MRC_CTL_A_DEFAULT] = { .type = NLA_FLAG },
+	[MRC_CTL_A_REPLACE] = { .type = NLA_FLAG },
+	[MRC_CTL_A_PLANE_MASK] = NLA_POLICY_MASK(NLA_U32,
+						 BIT(MRC_EV_MAX_PLANES) - 1),
+	[MRC_CTL_A_EVS] = NLA_POLICY_NESTED_ARRAY(mrc_ctl_ev_policy),
+	[MRC_CTL_A_EV] = NLA_POLICY_NESTED(mrc_ctl_ev_policy),
+	[MRC_CTL_A_FIELDS] = NLA_POLICY_NESTED_ARRAY(mrc_ctl_field_policy),
+};
+
+/* The named mrc device, with a registration reference, or an ERR_PTR. */
+static struct mrc_dev *mrc_ctl_get_dev(struct nlattr **attrs, struct net *net,
+				       struct netlink_ext_ack *extack)
+{
+	struct ib_device *ibdev;
+
+	if (!attrs[MRC_CTL_A_DEV]) {
+		NL_SET_ERR_MSG(extack, "no device named");
+		return ERR_PTR(-EINVAL);
+	}
+	ibdev = ib_device_get_by_name(nla_data(attrs[MRC_CTL_A_DEV]),
+				      RDMA_DRIVER_UNKNOWN);
+	if (!ibdev) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[MRC_CTL_A_DEV],
+				    "no such RDMA device");
+		return ERR_PTR(-ENODEV);
+	}
+	if (ibdev->ops.owner != THIS_MODULE ||
+	    !rdma_dev_access_netns(ibdev, net)) {
+		ib_device_put(ibdev);
+		NL_SET_ERR_MSG_ATTR(extack, attrs[MRC_CTL_A_DEV],
+				    "not an mrc device");
+		return ERR_PTR(-ENODEV);
+	}
+	return to_mrc_dev(ibdev);
+}
+
+static void mrc_ctl_put_dev(struct mrc_dev *mdev)
+{
+	ib_device_put(&mdev->ib_dev);
+}
+
+/* ------------------------------------------------------------------ */
+/* Creating a profile                                                  */
+/* ------------------------------------------------------------------ */
+
+static int mrc_ctl_parse_ev(const struct nlattr *nest, u8 format,
+			    struct mrc_ev_value *ev,
+			    struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[MRC_CTL_EV_A_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, MRC_CTL_EV_A_MAX, nest, mrc_ctl_ev_policy,
+			       extack);
+	if (err)
+		return err;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->format = format;
+	ev->plane = tb[MRC_CTL_EV_A_PLANE] ?
+		nla_get_u32(tb[MRC_CTL_EV_A_PLANE]) : 0;
+	if (format == MRC_CTL_EV_FMT_UDP) {
+		if (!tb[MRC_CTL_EV_A_UDP_SPORT] || tb[MRC_CTL_EV_A_SRV6]) {
+			NL_SET_ERR_MSG_ATTR(extack, nest,
+					    "a UDP EV is one source port");
+			return -EINVAL;
+		}
+		ev->udp_sport = nla_get_u16(tb[MRC_CTL_EV_A_UDP_SPORT]);
+	} else {
+		if (!tb[MRC_CTL_EV_A_SRV6] || tb[MRC_CTL_EV_A_UDP_SPORT]) {
+			NL_SET_ERR_MSG_ATTR(extack, nest,
+					    "an SRv6 EV is one IPv6 address");
+			return -EINVAL;
+		}
+		nla_memcpy(ev->srv6, tb[MRC_CTL_EV_A_SRV6], sizeof(ev->srv6));
+	}
+	err = mrc_ev_value_check(ev, MRC_EV_MAX_PLANES);
+	if (err)
+		NL_SET_ERR_MSG_ATTR(extack, nest, "unusable EV value");
+	return err;
+}
+
+static struct mrc_profile *
+mrc_ctl_explicit_profile(struct nlattr **attrs, u8 format,
+			 struct netlink_ext_ack *extack)
+{
+	struct mrc_profile *profile;
+	struct nlattr *nest;
+	int rem, count = 0, err;
+	u32 i = 0;
+
+	if (!attrs[MRC_CTL_A_EVS] || attrs[MRC_CTL_A_FIELDS]) {
+		NL_SET_ERR_MSG(extack, "an explicit profile lists EVs");
+		return ERR_PTR(-EINVAL);
+	}
+	nla_for_each_nested(nest, attrs[MRC_CTL_A_EVS], rem)
+		count++;
+	if (!count || count > MRC_EV_PROFILE_MAX_EVS) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[MRC_CTL_A_EVS],
+				    "1 to 1024 EVs");
+		return ERR_PTR(count ? -E2BIG : -EINVAL);
+	}
+
+	profile = mrc_profile_alloc(count);
+	if (!profile)
+		return ERR_PTR(-ENOMEM);
+	nla_for_each_nested(nest, attrs[MRC_CTL_A_EVS], rem) {
+		err = mrc_ctl_parse_ev(nest, format, &profile->evs[i], extack);
+		if (err)
+			goto err;
+		i++;
+	}
+	return profile;
+err:
+	mrc_profile_put(profile);
+	return ERR_PTR(err);
+}
+
+static u32 mrc_ctl_u32_or_zero(const struct nlattr *attr)
+{
+	return attr ? nla_get_u32(attr) : 0;
+}
+
+static int mrc_ctl_parse_fields(const struct nlattr *list,
+				struct mrc_ev_field *fields, u32 *num_fields,
+				struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[MRC_CTL_FIELD_A_MAX + 1];
+	struct nlattr *nest;
+	int rem, err;
+	u32 n = 0;
+
+	nla_for_each_nested(nest, list, rem) {
+		if (n == MRC_EV_MAX_FIELDS) {
+			NL_SET_ERR_MSG_ATTR(extack, nest, "at most 8 fields");
+			return -EINVAL;
+		}
+		err = nla_parse_nested(tb, MRC_CTL_FIELD_A_MAX, nest,
+				       mrc_ctl_field_policy, extack);
+		if (err)
+			return err;
+		if (!tb[MRC_CTL_FIELD_A_WIDTH]) {
+			NL_SET_ERR_MSG_ATTR(extack, nest, "a field has a width");
+			return -EINVAL;
+		}
+		fields[n].width = nla_get_u32(tb[MRC_CTL_FIELD_A_WIDTH]);
+		fields[n].init = mrc_ctl_u32_or_zero(tb[MRC_CTL_FIELD_A_INIT]);
+		fields[n].min = mrc_ctl_u32_or_zero(tb[MRC_CTL_FIELD_A_MIN_VAL]);
+		fields[n].max = mrc_ctl_u32_or_zero(tb[MRC_CTL_FIELD_A_MAX_VAL]);
+		fields[n].mask = mrc_ctl_u32_or_zero(tb[MRC_CTL_FIELD_A_MASK]);
+		n++;
+	}
+	*num_fields = n;
+	return 0;
+}
+
+static struct mrc_profile *
+mrc_ctl_generated_profile(struct nlattr **attrs, u8 format,
+			  struct netlink_ext_ack *extack)
+{
+	struct mrc_ev_field fields[MRC_EV_MAX_FIELDS];
+	struct mrc_profile *profile;
+	u32 num_fields, values, planes, plane_mask, v, p, i = 0;
+	int err;
+
+	if (!attrs[MRC_CTL_A_FIELDS] || attrs[MRC_CTL_A_EVS]) {
+		NL_SET_ERR_MSG(extack, "a generated profile lists fields");
+		return ERR_PTR(-EINVAL);
+	}
+	err = mrc_ctl_parse_fields(attrs[MRC_CTL_A_FIELDS], fields,
+				   &num_fields, extack);
+	if (err)
+		return ERR_PTR(err);
+	err = mrc_ev_fields_check(format, fields, num_fields, &values);
+	if (err) {
+		if (err == -E2BIG)
+			NL_SET_ERR_MSG_ATTR(extack, attrs[MRC_CTL_A_FIELDS],
+					    "expands to over 1024 EVs");
+		else
+			NL_SET_ERR_MSG_ATTR(extack, attrs[MRC_CTL_A_FIELDS],
+					    "malformed fields");
+		return ERR_PTR(err);
+	}
+	plane_mask = attrs[MRC_CTL_A_PLANE_MASK] ?
+		nla_get_u32(attrs[MRC_CTL_A_PLANE_MASK]) : BIT(0);
+	planes = hweight32(plane_mask);
+	if (!planes || values * planes > MRC_EV_PROFILE_MAX_EVS) {
+		NL_SET_ERR_MSG(extack, "no plane, or over 1024 EVs");
+		return ERR_PTR(planes ? -E2BIG : -EINVAL);
+	}
+
+	profile = mrc_profile_alloc(values * planes);
+	if (!profile)
+		return ERR_PTR(-ENOMEM);
+	profile->plane_mask = plane_mask;
+	profile->num_fields = num_fields;
+	memcpy(profile->fields, fields, num_fields * sizeof(fields[0]));
+
+	/* Each value on every plane, planes interleaved. */
+	for (v = 0; v < values; v++) {
+		for (p = 0; p < MRC_EV_MAX_PLANES; p++) {
+			struct mrc_ev_value *ev = &profile->evs[i];
+
+			if (!(plane_mask & BIT(p)))
+				continue;
+			mrc_ev_generate(format, fields, num_fields, v, ev);
+			ev->plane = p;
+			err = mrc_ev_value_check(ev, MRC_EV_MAX_PLANES);
+			if (err) {
+				NL_SET_ERR_MSG(extack,
+					       "fields generate an unusable EV");
+				mrc_profile_put(profile);
+				return ERR_PTR(err);
+			}
+			i++;
+		}
+	}
+	return profile;
+}
+
+static int mrc_ctl_profile_new(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	struct mrc_profile *profile;
+	struct mrc_dev *mdev;
+	u8 format, mode;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_CTL_A_PROFILE_ID) ||
+	    GENL_REQ_ATTR_CHECK(info, MRC_CTL_A_FORMAT) ||
+	    GENL_REQ_ATTR_CHECK(info, MRC_CTL_A_MODE))
+		return -EINVAL;
+	format = nla_get_u8(attrs[MRC_CTL_A_FORMAT]);
+	mode = nla_get_u8(attrs[MRC_CTL_A_MODE]);
+
+	mdev = mrc_ctl_get_dev(attrs, genl_info_net(info), extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+
+	if (mode == MRC_CTL_EV_MODE_EXPLICIT)
+		profile = mrc_ctl_explicit_profile(attrs, format, extack);
+	else
+		profile = mrc_ctl_generated_profile(attrs, format, extack);
+	if (IS_ERR(profile)) {
+		err = PTR_ERR(profile);
+		goto out;
+	}
+
+	profile->id = nla_get_u32(attrs[MRC_CTL_A_PROFILE_ID]);
+	profile->format = format;
+	profile->mode = mode;
+	profile->min_active = attrs[MRC_CTL_A_MIN_ACTIVE] ?
+		nla_get_u32(attrs[MRC_CTL_A_MIN_ACTIVE]) : 1;
+	if (profile->min_active > profile->num_evs) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[MRC_CTL_A_MIN_ACTIVE],
+				    "more than the profile's EVs");
+		mrc_profile_put(profile);
+		err = -EINVAL;
+		goto out;
+	}
+	if (attrs[MRC_CTL_A_PEER]) {
+		profile->has_peer = true;
+		nla_memcpy(&profile->peer, attrs[MRC_CTL_A_PEER],
+			   sizeof(profile->peer));
+	}
+
+	err = mrc_profile_add(mdev, profile,
+			      nla_get_flag(attrs[MRC_CTL_A_REPLACE]),
+			      nla_get_flag(attrs[MRC_CTL_A_DEFAULT]), extack);
+out:
+	mrc_ctl_put_dev(mdev);
+	return err;
+}
+
+static int mrc_ctl_profile_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_CTL_A_PROFILE_ID))
+		return -EINVAL;
+	mdev = mrc_ctl_get_dev(info->attrs, genl_info_net(info),
+			       info->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	err = mrc_profile_del(mdev,
+			      nla_get_u32(info->attrs[MRC_CTL_A_PROFILE_ID]));
+	if (err)
+		NL_SET_ERR_MSG(info->extack, "no such profile");
+	mrc_ctl_put_dev(mdev);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Denying and allowing one EV                                         */
+/* ------------------------------------------------------------------ */
+
+/* The EV an EV_SET names, by index or by value; -ENOENT if none. */
+static int mrc_ctl_find_ev(const struct mrc_profile *profile,
+			   struct nlattr **tb, const struct nlattr *nest,
+			   struct netlink_ext_ack *extack)
+{
+	struct mrc_ev_value want;
+	int err;
+	u32 i;
+
+	if (tb[MRC_CTL_EV_A_INDEX]) {
+		i = nla_get_u32(tb[MRC_CTL_EV_A_INDEX]);
+		return i < profile->num_evs ? i : -ENOENT;
+	}
+	err = mrc_ctl_parse_ev(nest, profile->format, &want, extack);
+	if (err)
+		return err;
+	for (i = 0; i < profile->num_evs; i++)
+		if (mrc_ev_value_equal(&profile->evs[i], &want))
+			return i;
+	return -ENOENT;
+}
+
+static int mrc_ctl_ev_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[MRC_CTL_EV_A_MAX + 1];
+	struct netlink_ext_ack *extack = info->extack;
+	struct mrc_profile *profile;
+	struct mrc_dev *mdev;
+	int err, index;
+	u8 state;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_CTL_A_PROFILE_ID) ||
+	    GENL_REQ_ATTR_CHECK(info, MRC_CTL_A_EV))
+		return -EINVAL;
+	err = nla_parse_nested(tb, MRC_CTL_EV_A_MAX, info->attrs[MRC_CTL_A_EV],
+			       mrc_ctl_ev_policy, extack);
+	if (err)
+		return err;
+	if (!tb[MRC_CTL_EV_A_STATE]) {
+		NL_SET_ERR_MSG(extack, "no state given");
+		return -EINVAL;
+	}
+	state = nla_get_u8(tb[MRC_CTL_EV_A_STATE]);
+	/* The controller denies or allows; the data path decides the rest. */
+	if (state != MRC_CTL_EV_DENIED && state != MRC_CTL_EV_GOOD) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_CTL_EV_A_STATE],
+				    "only DENIED or GOOD (allow) can be set");
+		return -EINVAL;
+	}
+
+	mdev = mrc_ctl_get_dev(info->attrs, genl_info_net(info), extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	profile = mrc_profile_get(mdev,
+				  nla_get_u32(info->attrs[MRC_CTL_A_PROFILE_ID]));
+	if (!profile) {
+		NL_SET_ERR_MSG(extack, "no such profile");
+		err = -ENOENT;
+		goto out;
+	}
+	index = mrc_ctl_find_ev(profile, tb, info->attrs[MRC_CTL_A_EV],
+				extack);
+	if (index < 0) {
+		if (index == -ENOENT)
+			NL_SET_ERR_MSG(extack, "no such EV in the profile");
+		err = index;
+	} else if (state == MRC_CTL_EV_DENIED) {
+		set_bit(index, profile->denied);
+		err = 0;
+	} else {
+		clear_bit(index, profile->denied);
+		err = 0;
+	}
+	mrc_profile_put(profile);
+out:
+	mrc_ctl_put_dev(mdev);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reporting                                                           */
+/* ------------------------------------------------------------------ */
+
+static int mrc_ctl_fill_dev(struct sk_buff *msg, struct mrc_dev *mdev,
+			    u32 portid, u32 seq, int flags)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(msg, portid, seq, &mrc_ctl_family, flags,
+			  MRC_CTL_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, MRC_CTL_A_DEV, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_string(msg, MRC_CTL_A_NETDEV, mdev->ndev->name) ||
+	    nla_put_u32(msg, MRC_CTL_A_DEFAULT_PROFILE,
+			mrc_profile_default_id(mdev))) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+static int mrc_ctl_dev_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	int err;
+
+	mdev = mrc_ctl_get_dev(info->attrs, genl_info_net(info),
+			       info->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = mrc_ctl_fill_dev(msg, mdev, info->snd_portid, info->snd_seq, 0);
+	if (err) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	err = genlmsg_reply(msg, info);
+out:
+	mrc_ctl_put_dev(mdev);
+	return err;
+}
+
+static int mrc_ctl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct mrc_dev *mdev;
+	int err;
+
+	/* cb->args[0]: how many devices earlier calls got through. */
+	while ((mdev = mrc_dev_get_nth(cb->args[0]))) {
+		err = 0;
+		if (rdma_dev_access_netns(&mdev->ib_dev, net))
+			err = mrc_ctl_fill_dev(skb, mdev,
+					       NETLINK_CB(cb->skb).portid,
+					       cb->nlh->nlmsg_seq,
+					       NLM_F_MULTI);
+		mrc_ctl_put_dev(mdev);
+		if (err)
+			break;
+		cb->args[0]++;
+	}
+	return skb->len;
+}
+
+static int mrc_ctl_put_fields(struct sk_buff *msg,
+			      const struct mrc_profile *profile)
+{
+	struct nlattr *list, *nest;
+	u32 i;
+
+	list = nla_nest_start(msg, MRC_CTL_A_FIELDS);
+	if (!list)
+		return -EMSGSIZE;
+	for (i = 0; i < profile->num_fields; i++) {
+		const struct mrc_ev_field *f = &profile->fields[i];
+
+		nest = nla_nest_start(msg, MRC_CTL_A_FIELD);
+		if (!nest ||
+		    nla_put_u32(msg, MRC_CTL_FIELD_A_WIDTH, f->width) ||
+		    nla_put_u32(msg, MRC_CTL_FIELD_A_INIT, f->init) ||
+		    nla_put_u32(msg, MRC_CTL_FIELD_A_MIN_VAL, f->min) ||
+		    nla_put_u32(msg, MRC_CTL_FIELD_A_MAX_VAL, f->max) ||
+		    nla_put_u32(msg, MRC_CTL_FIELD_A_MASK, f->mask))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	nla_nest_end(msg, list);
+	return 0;
+}
+
+static int mrc_ctl_fill_profile(struct sk_buff *msg, struct mrc_dev *mdev,
+				const struct mrc_profile *profile,
+				struct netlink_callback *cb)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &mrc_ctl_family, NLM_F_MULTI,
+			  MRC_CTL_CMD_PROFILE_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, MRC_CTL_A_DEV, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_u32(msg, MRC_CTL_A_PROFILE_ID, profile->id) ||
+	    nla_put_u8(msg, MRC_CTL_A_FORMAT, profile->format) ||
+	    nla_put_u8(msg, MRC_CTL_A_MODE, profile->mode) ||
+	    nla_put_u32(msg, MRC_CTL_A_MIN_ACTIVE, profile->min_active) ||
+	    nla_put_u32(msg, MRC_CTL_A_NUM_EVS, profile->num_evs) ||
+	    (profile->has_peer &&
+	     nla_put_in6_addr(msg, MRC_CTL_A_PEER, &profile->peer)) ||
+	    (mrc_profile_default_id(mdev) == profile->id &&
+	     nla_put_flag(msg, MRC_CTL_A_DEFAULT)) ||
+	    (profile->mode == MRC_CTL_EV_MODE_GENERATED &&
+	     (nla_put_u32(msg, MRC_CTL_A_PLANE_MASK, profile->plane_mask) ||
+	      mrc_ctl_put_fields(msg, profile)))) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+static int mrc_ctl_profile_dump(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *dump = genl_dumpit_info(cb);
+	struct mrc_profile *profile;
+	struct mrc_dev *mdev;
+	unsigned long id;
+	int err = 0;
+
+	mdev = mrc_ctl_get_dev(dump->attrs, sock_net(skb->sk), cb->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+
+	/* cb->args[0]: the next profile id to report. */
+	for (id = max_t(unsigned long, cb->args[0], MRC_CTL_PROFILE_ID_MIN);
+	     id <= MRC_CTL_PROFILE_ID_MAX; id++) {
+		profile = mrc_profile_get(mdev, id);
+		if (!profile)
+			continue;
+		err = mrc_ctl_fill_profile(skb, mdev, profile, cb);
+		mrc_profile_put(profile);
+		if (err)
+			break;
+	}
+	cb->args[0] = id;
+	mrc_ctl_put_dev(mdev);
+	/* A profile too big for an empty message would loop forever. */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+static int mrc_ctl_fill_ev(struct sk_buff *msg, struct mrc_dev *mdev,
+			   const struct mrc_profile *profile, u32 index,
+			   struct netlink_callback *cb)
+{
+	const struct mrc_ev_value *ev = &profile->evs[index];
+	struct nlattr *nest;
+	void *hdr;
+	u8 state = test_bit(index, profile->denied) ? MRC_CTL_EV_DENIED :
+						       MRC_CTL_EV_GOOD;
+
+	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &mrc_ctl_family, NLM_F_MULTI, MRC_CTL_CMD_EV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, MRC_CTL_A_DEV, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_u32(msg, MRC_CTL_A_PROFILE_ID, profile->id))
+		goto cancel;
+	nest = nla_nest_start(msg, MRC_CTL_A_EV);
+	if (!nest ||
+	    nla_put_u32(msg, MRC_CTL_EV_A_INDEX, index) ||
+	    nla_put_u32(msg, MRC_CTL_EV_A_PLANE, ev->plane) ||
+	    nla_put_u8(msg, MRC_CTL_EV_A_STATE, state) ||
+	    (ev->format == MRC_CTL_EV_FMT_UDP ?
+	     nla_put_u16(msg, MRC_CTL_EV_A_UDP_SPORT, ev->udp_sport) :
+	     nla_put(msg, MRC_CTL_EV_A_SRV6, sizeof(ev->srv6), ev->srv6)))
+		goto cancel;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(msg, hdr);
+	return -EMSGSIZE;
+}
+
+static int mrc_ctl_ev_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *dump = genl_dumpit_info(cb);
+	struct mrc_profile *profile;
+	struct mrc_dev *mdev;
+	u32 index;
+
+	if (!dump->attrs[MRC_CTL_A_PROFILE_ID]) {
+		NL_SET_ERR_MSG(cb->extack, "no profile id");
+		return -EINVAL;
+	}
+	mdev = mrc_ctl_get_dev(dump->attrs, sock_net(skb->sk), cb->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	profile = mrc_profile_get(mdev,
+				  nla_get_u32(dump->attrs[MRC_CTL_A_PROFILE_ID]));
+	if (!profile) {
+		mrc_ctl_put_dev(mdev);
+		NL_SET_ERR_MSG(cb->extack, "no such profile");
+		return -ENOENT;
+	}
+	/* cb->args[0]: the next EV index to report. */
+	for (index = cb->args[0]; index < profile->num_evs; index++)
+		if (mrc_ctl_fill_ev(skb, mdev, profile, index, cb))
+			break;
+	cb->args[0] = index;
+	mrc_profile_put(profile);
+	mrc_ctl_put_dev(mdev);
+	return skb->len;
+}
+
+static const struct genl_small_ops mrc_ctl_ops[] = {
+	{
+		.cmd = MRC_CTL_CMD_DEV_GET,
+		.doit = mrc_ctl_dev_get,
+		.dumpit = mrc_ctl_dev_dump,
+	},
+	{
+		.cmd = MRC_CTL_CMD_PROFILE_NEW,
+		.doit = mrc_ctl_profile_new,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CTL_CMD_PROFILE_DEL,
+		.doit = mrc_ctl_profile_del,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CTL_CMD_PROFILE_GET,
+		.dumpit = mrc_ctl_profile_dump,
+	},
+	{
+		.cmd = MRC_CTL_CMD_EV_GET,
+		.dumpit = mrc_ctl_ev_dump,
+	},
+	{
+		.cmd = MRC_CTL_CMD_EV_SET,
+		.doit = mrc_ctl_ev_set,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+};
+
+static struct genl_family mrc_ctl_family __ro_after_init = {
+	.name = MRC_CTL_FAMILY_NAME,
+	.version = MRC_CTL_FAMILY_VERSION,
+	.maxattr = MRC_CTL_A_MAX,
+	.policy = mrc_ctl_policy,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.small_ops = mrc_ctl_ops,
+	.n_small_ops = ARRAY_SIZE(mrc_ctl_ops),
+};
+
+int mrc_ctl_netlink_init(void)
+{
+	return genl_register_family(&mrc_ctl_family);
+}
+
+void mrc_ctl_netlink_exit(void)
+{
+	genl_unregister_family(&mrc_ctl_family);
+}

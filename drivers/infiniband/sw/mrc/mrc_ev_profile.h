@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * EV profiles: the sets of paths (entropy values, EVs) a controller gives a
+ * device, either as an explicit list or as fields whose ranges are expanded
+ * (Documentation/paths.rst). This file checks what a controller sends and
+ * expands generated profiles; storing profiles and choosing one for a queue
+ * pair is the kernel glue's (mrc_profile.c).
+ *
+ * Protocol core: plain C, no allocation, no locking.
+ */
+#ifndef MRC_EV_PROFILE_H
+#define MRC_EV_PROFILE_H
+
+#include "mrc_core_types.h"
+#include <rdma/mrc-ctl.h>
+
+#define MRC_EV_PROFILE_MAX_EVS	((u32)MRC_CTL_MAX_EVS)
+#define MRC_EV_MAX_FIELDS	((u32)MRC_CTL_MAX_FIELDS)
+#define MRC_EV_MAX_PLANES	((u32)MRC_CTL_MAX_PLANES)
+
+/* One path: which plane it leaves on and what the packet carries. */
+struct mrc_ev_value {
+	u8 plane;
+	u8 format;		/* enum mrc_ctl_ev_format */
+	u16 udp_sport;		/* MRC_CTL_EV_FMT_UDP, host order */
+	u8 srv6[16];		/* MRC_CTL_EV_FMT_SRV6, network order */
+};
+
+struct mrc_ev_field {
+	u32 width;
+	u32 init;
+	u32 min;
+	u32 max;
+	u32 mask;
+};
+
+/*
+ * Checks one EV from a controller: a source port of 0, or an SRv6
+ * destination that is unspecified, loopback, multicast or IPv4-mapped, is
+ * refused (-EINVAL), as is a plane at or above @num_planes (-ERANGE).
+ */
+int mrc_ev_value_check(const struct mrc_ev_value *ev, u32 num_planes);
+
+/*
+ * Checks the fields of a generated profile and returns through @count how
+ * many values they expand to. -EINVAL for a malformed field (a width of 0 or
+ * over 32, a value wider than its field, min > max, a mask that is not one
+ * run of bits or too narrow for max, more bits than the format carries);
+ * -E2BIG if the product exceeds MRC_EV_PROFILE_MAX_EVS.
+ */
+int mrc_ev_fields_check(u8 format, const struct mrc_ev_field *fields,
+			u32 num_fields, u32 *count);
+
+/*
+ * The @index-th value (0 <= index < count) of checked fields. The last
+ * field varies fastest. Fills format and the value; plane is left alone.
+ */
+void mrc_ev_generate(u8 format, const struct mrc_ev_field *fields,
+		     u32 num_fields, u32 index, struct mrc_ev_value *ev);
+
+/* Same plane, format and value. */
+bool mrc_ev_value_equal(const struct mrc_ev_value *a,
+			const struct mrc_ev_value *b);
+
+#endif /* MRC_EV_PROFILE_H */

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-2-Clause) */
+/*
+ * Controller interface of the mrc RDMA device: a generic netlink family
+ * through which one privileged controller per host (mrcctl, or an
+ * orchestrator speaking the same messages) programs the paths (EVs) that
+ * queue pairs spray over. Documentation/paths.rst describes the model;
+ * Documentation/abi.rst lists every message.
+ *
+ * Requests that change state need CAP_NET_ADMIN in the caller's network
+ * namespace. Devices are named by their RDMA device name (MRC_CTL_A_DEV).
+ */
+#ifndef MRC_CTL_USER_H
+#define MRC_CTL_USER_H
+
+#define MRC_CTL_FAMILY_NAME	"mrc"
+#define MRC_CTL_FAMILY_VERSION	1
+
+/* Profile ids are small and chosen by the controller. */
+#define MRC_CTL_PROFILE_ID_MIN	1
+#define MRC_CTL_PROFILE_ID_MAX	64
+
+/* Bounds that keep a profile, and a connection's state per EV, small. */
+#define MRC_CTL_MAX_EVS		1024	/* per profile */
+#define MRC_CTL_MAX_FIELDS	8	/* per generated profile */
+#define MRC_CTL_MAX_PLANES	16	/* plane indices 0..15 */
+
+/* How an EV is carried in a packet. */
+enum mrc_ctl_ev_format {
+	/* The EV is the outer UDP source port: ECMP fabrics hash on it. */
+	MRC_CTL_EV_FMT_UDP = 1,
+	/*
+	 * The EV is an SRv6 micro-SID container (F3216: a 32-bit locator
+	 * block then 16-bit uSIDs) written as the outer IPv6 destination.
+	 */
+	MRC_CTL_EV_FMT_SRV6 = 2,
+};
+
+/* How a profile's EV list is given. */
+enum mrc_ctl_ev_mode {
+	MRC_CTL_EV_MODE_EXPLICIT = 1,	/* a list of (plane, value) */
+	MRC_CTL_EV_MODE_GENERATED = 2,	/* fields whose ranges are expanded */
+};
+
+/* Path states, as a connection sees each EV. */
+enum mrc_ctl_ev_state {
+	MRC_CTL_EV_UNKNOWN = 0,		/* not used yet, or being probed */
+	MRC_CTL_EV_GOOD = 1,
+	MRC_CTL_EV_ASSUMED_BAD = 2,	/* retired after a loss; probed */
+	MRC_CTL_EV_DENIED = 3,		/* the controller forbids it */
+};
+
+enum mrc_ctl_cmd {
+	MRC_CTL_CMD_UNSPEC,
+	MRC_CTL_CMD_DEV_GET,		/* doit (DEV) or dump: devices */
+	MRC_CTL_CMD_PROFILE_NEW,	/* admin; MRC_CTL_A_REPLACE replaces */
+	MRC_CTL_CMD_PROFILE_DEL,	/* admin: DEV, PROFILE_ID */
+	MRC_CTL_CMD_PROFILE_GET,	/* dump: DEV; one message a profile */
+	MRC_CTL_CMD_EV_GET,		/* dump: DEV, PROFILE_ID; one an EV */
+	MRC_CTL_CMD_EV_SET,		/* admin: deny or allow one EV */
+	__MRC_CTL_CMD_MAX,
+};
+
+#define MRC_CTL_CMD_MAX (__MRC_CTL_CMD_MAX - 1)
+
+enum mrc_ctl_attr {
+	MRC_CTL_A_UNSPEC,
+	MRC_CTL_A_DEV,			/* string: RDMA device name */
+	MRC_CTL_A_NETDEV,		/* string: the netdev it is bound to */
+	MRC_CTL_A_NUM_PLANES,		/* u32 */
+	MRC_CTL_A_DEFAULT_PROFILE,	/* u32: 0 = built-in UDP spraying */
+	MRC_CTL_A_PROFILE_ID,		/* u32 */
+	MRC_CTL_A_FORMAT,		/* u8: enum mrc_ctl_ev_format */
+	MRC_CTL_A_MODE,			/* u8: enum mrc_ctl_ev_mode */
+	MRC_CTL_A_MIN_ACTIVE,		/* u32: floor of usable EVs */
+	/*
+	 * binary, 16 bytes: the peer address the profile serves, IPv6 or
+	 * IPv4-mapped IPv6. A QP to that peer uses this profile.
+	 */
+	MRC_CTL_A_PEER,
+	MRC_CTL_A_DEFAULT,		/* flag: the device's default profile */
+	MRC_CTL_A_PLANE_MASK,		/* u32: planes a generated EV runs on */
+	MRC_CTL_A_EVS,			/* nest of MRC_CTL_A_EV */
+	MRC_CTL_A_EV,			/* nest of enum mrc_ctl_ev_attr */
+	MRC_CTL_A_FIELDS,		/* nest of MRC_CTL_A_FIELD */
+	MRC_CTL_A_FIELD,		/* nest of enum mrc_ctl_field_attr */
+	MRC_CTL_A_NUM_EVS,		/* u32: EVs the profile expands to */
+	/*
+	 * flag: PROFILE_NEW may replace a profile with the same id. (Generic
+	 * netlink refuses NLM_F_REPLACE as ambiguous with dump flags.)
+	 */
+	MRC_CTL_A_REPLACE,
+	MRC_CTL_A_PAD,
+	__MRC_CTL_A_MAX,
+};
+
+#define MRC_CTL_A_MAX (__MRC_CTL_A_MAX - 1)
+
+enum mrc_ctl_ev_attr {
+	MRC_CTL_EV_A_UNSPEC,
+	MRC_CTL_EV_A_INDEX,		/* u32: position in the profile */
+	MRC_CTL_EV_A_PLANE,		/* u32: plane (bond slave) index */
+	MRC_CTL_EV_A_UDP_SPORT,		/* u16: UDP format */
+	MRC_CTL_EV_A_SRV6,		/* binary, 16 bytes: SRv6 format */
+	MRC_CTL_EV_A_STATE,		/* u8: enum mrc_ctl_ev_state */
+	__MRC_CTL_EV_A_MAX,
+};
+
+#define MRC_CTL_EV_A_MAX (__MRC_CTL_EV_A_MAX - 1)
+
+/*
+ * A generated profile is the cartesian product of its fields' ranges. Field
+ * i is WIDTH bits wide; the fields are packed from the most significant bit
+ * of the EV value (the IPv6 address, or the low bits of the UDP port). MASK
+ * is one run of bits: the generated value v runs from MIN to MAX and is
+ * placed at the mask's lowest bit, so the field holds
+ * (INIT & ~MASK) | (v << ctz(MASK)). A field with MASK 0 is fixed at INIT.
+ */
+enum mrc_ctl_field_attr {
+	MRC_CTL_FIELD_A_UNSPEC,
+	MRC_CTL_FIELD_A_WIDTH,		/* u32: 1..32 bits */
+	MRC_CTL_FIELD_A_INIT,		/* u32 */
+	MRC_CTL_FIELD_A_MIN_VAL,	/* u32 */
+	MRC_CTL_FIELD_A_MAX_VAL,	/* u32 */
+	MRC_CTL_FIELD_A_MASK,		/* u32 */
+	__MRC_CTL_FIELD_A_MAX,
+};
+
+#define MRC_CTL_FIELD_A_MAX (__MRC_CTL_FIELD_A_MAX - 1)
+
+#endif /* MRC_CTL_USER_H */
