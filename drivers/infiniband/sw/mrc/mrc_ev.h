@@ -231,8 +231,8 @@ static inline u32 mrc_ev_usable_count(const struct mrc_ev_set *set)
 	return set->usable;
 }
 
-static inline const struct mrc_ev *mrc_ev_get(const struct mrc_ev_set *set,
-					       u32 ev)
+static inline const struct mrc_ev *
+mrc_ev_get(const struct mrc_ev_set *set, u32 ev)
 {
 	return ev < set->n_evs ? &set->evs[ev] : NULL;
 }
