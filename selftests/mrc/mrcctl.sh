@@ -38,7 +38,7 @@ expect_error()
 }
 
 ktap_check "dev_listed_with_netdev" \
-	sh -c "'$MRCCTL' dev | grep -qx 'mrc0 netdev mrcc0 default-profile 0'"
+	sh -c "'$MRCCTL' dev | grep -qx 'mrc0 netdev mrcc0 planes 1 default-profile 0'"
 
 # Two planes, two paths each, as mrc-fabric would program them.
 cat >"$tmp/paths" <<PATHS

@@ -22,7 +22,7 @@
 /* Bounds that keep a profile, and a connection's state per EV, small. */
 #define MRC_CTL_MAX_EVS		1024	/* per profile */
 #define MRC_CTL_MAX_FIELDS	8	/* per generated profile */
-#define MRC_CTL_MAX_PLANES	16	/* plane indices 0..15 */
+#define MRC_CTL_MAX_PLANES	8	/* plane indices 0..7 */
 
 /* How an EV is carried in a packet. */
 enum mrc_ctl_ev_format {

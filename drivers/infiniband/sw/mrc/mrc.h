@@ -18,6 +18,11 @@
  *	creating and releasing a socket takes (it spans synchronize_rcu()).
  *	It is not held across ib_unregister_device(), which takes it (in
  *	dealloc_driver).
+ * mrc_dev->planes (mrc_plane.h): the plane table is rebuilt under
+ *	rtnl_lock and mrc_devices_lock, published with RCU, and read by the
+ *	data path under rcu_read_lock(). Each table holds tracked references
+ *	on its slave netdevs, dropped an RCU grace period after it is
+ *	replaced; the last table goes in dealloc_driver.
  * The receive path (mrc_net.c, mrc_recv.c) takes no lock of ours: it runs
  *	in softirq under rcu_read_lock(), finds the device on its namespace's
  *	RCU list and holds an ib_device reference (ib_device_try_get()) while
@@ -65,6 +70,7 @@
 #include "mrc_param.h"
 #include "mrc_mr.h"
 #include "mrc_profile.h"
+#include "mrc_plane.h"
 
 struct mrc_net;
 struct mrc_pcpu_stats;
@@ -96,6 +102,9 @@ struct mrc_dev {
 	struct mrc_net *mnet;		/* netns state; NULL outside init..exit */
 	struct list_head net_node;	/* on mnet->devs (RCU) */
 	struct mrc_pcpu_stats __percpu *stats;
+
+	/* Planes: bond slaves or the netdev itself (mrc_plane.c). */
+	struct mrc_planes planes;
 
 	/* Memory regions (mrc_mr.c). */
 	struct mrc_mr_table mrs;
@@ -140,6 +149,7 @@ extern const struct ib_device_ops mrc_mr_ops;
 /* mrc_main.c */
 void mrc_dev_mark_dead(struct mrc_dev *mdev);
 struct mrc_dev *mrc_dev_get_nth(unsigned long n);
+void mrc_devices_show_planes(struct seq_file *m);
 
 /* mrc_ctl_netlink.c */
 int mrc_ctl_netlink_init(void);

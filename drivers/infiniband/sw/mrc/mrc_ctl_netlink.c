@@ -22,7 +22,7 @@ static struct genl_family mrc_ctl_family;
 
 static const struct nla_policy mrc_ctl_ev_policy[MRC_CTL_EV_A_MAX + 1] = {
 	[MRC_CTL_EV_A_INDEX] = { .type = NLA_U32 },
-	[MRC_CTL_EV_A_PLANE] = NLA_POLICY_MAX(NLA_U32, MRC_EV_MAX_PLANES - 1),
+	[MRC_CTL_EV_A_PLANE] = NLA_POLICY_MAX(NLA_U32, MRC_EV_PROFILE_MAX_PLANES - 1),
 	[MRC_CTL_EV_A_UDP_SPORT] = NLA_POLICY_MIN(NLA_U16, 1),
 	[MRC_CTL_EV_A_SRV6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[MRC_CTL_EV_A_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_CTL_EV_DENIED),
@@ -51,7 +51,7 @@ static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
 	[MRC_CTL_A_DEFAULT] = { .type = NLA_FLAG },
 	[MRC_CTL_A_REPLACE] = { .type = NLA_FLAG },
 	[MRC_CTL_A_PLANE_MASK] = NLA_POLICY_MASK(NLA_U32,
-						 BIT(MRC_EV_MAX_PLANES) - 1),
+						 BIT(MRC_EV_PROFILE_MAX_PLANES) - 1),
 	[MRC_CTL_A_EVS] = NLA_POLICY_NESTED_ARRAY(mrc_ctl_ev_policy),
 	[MRC_CTL_A_EV] = NLA_POLICY_NESTED(mrc_ctl_ev_policy),
 	[MRC_CTL_A_FIELDS] = NLA_POLICY_NESTED_ARRAY(mrc_ctl_field_policy),
@@ -124,7 +124,7 @@ static int mrc_ctl_parse_ev(const struct nlattr *nest, u8 format,
 		}
 		nla_memcpy(ev->srv6, tb[MRC_CTL_EV_A_SRV6], sizeof(ev->srv6));
 	}
-	err = mrc_ev_value_check(ev, MRC_EV_MAX_PLANES);
+	err = mrc_ev_value_check(ev, MRC_EV_PROFILE_MAX_PLANES);
 	if (err)
 		NL_SET_ERR_MSG_ATTR(extack, nest, "unusable EV value");
 	return err;
@@ -248,14 +248,14 @@ mrc_ctl_generated_profile(struct nlattr **attrs, u8 format,
 
 	/* Each value on every plane, planes interleaved. */
 	for (v = 0; v < values; v++) {
-		for (p = 0; p < MRC_EV_MAX_PLANES; p++) {
+		for (p = 0; p < MRC_EV_PROFILE_MAX_PLANES; p++) {
 			struct mrc_ev_value *ev = &profile->evs[i];
 
 			if (!(plane_mask & BIT(p)))
 				continue;
 			mrc_ev_generate(format, fields, num_fields, v, ev);
 			ev->plane = p;
-			err = mrc_ev_value_check(ev, MRC_EV_MAX_PLANES);
+			err = mrc_ev_value_check(ev, MRC_EV_PROFILE_MAX_PLANES);
 			if (err) {
 				NL_SET_ERR_MSG(extack,
 					       "fields generate an unusable EV");
@@ -440,6 +440,7 @@ static int mrc_ctl_fill_dev(struct sk_buff *msg, struct mrc_dev *mdev,
 		return -EMSGSIZE;
 	if (nla_put_string(msg, MRC_CTL_A_DEV, dev_name(&mdev->ib_dev.dev)) ||
 	    nla_put_string(msg, MRC_CTL_A_NETDEV, mdev->ndev->name) ||
+	    nla_put_u32(msg, MRC_CTL_A_NUM_PLANES, mrc_planes_count(mdev)) ||
 	    nla_put_u32(msg, MRC_CTL_A_DEFAULT_PROFILE,
 			mrc_profile_default_id(mdev))) {
 		genlmsg_cancel(msg, hdr);
@@ -702,3 +703,6 @@ void mrc_ctl_netlink_exit(void)
 {
 	genl_unregister_family(&mrc_ctl_family);
 }
+
+/* A profile may name every plane a device can have, and no more. */
+static_assert(MRC_EV_PROFILE_MAX_PLANES == MRC_EV_MAX_PLANES);

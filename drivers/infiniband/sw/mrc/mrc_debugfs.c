@@ -9,11 +9,26 @@
  *	HEX (hex digits, MRC headers and payload, at most 1024 bytes). The
  *	write returns what mrc_net_xmit() returned, so a routing failure
  *	shows as the errno of write(2).
+ *
+ * /sys/kernel/debug/mrc/xmit_ev
+ *	Writing "IBDEV PLANE SRC DST SPORT DSCP_ECN USIDS HEX" sends one
+ *	packet through mrc_net_xmit_ev() on plane PLANE along the EV whose
+ *	UDP source port is SPORT and whose uSIDs are USIDS: "-" for none
+ *	(UDP mode), else comma-separated hex uSIDs (SRv6 mode), e.g.
+ *	"100,300". The other fields are those of xmit.
+ *
+ * /sys/kernel/debug/mrc/planes
+ *	One line per plane of every mrc device: "IBDEV NETDEV PLANE PORT
+ *	STATE TX VIA_MASTER": the plane's index, its netdev (a bond slave,
+ *	the device's netdev itself, or "-" for an empty slot), "up" or
+ *	"down", packets mrc_net_xmit_ev() sent directly on it, and packets
+ *	for it that went through the bond's IP output instead.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/inet.h>
 #include <linux/kernel.h>
+#include <linux/seq_file.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -37,6 +52,93 @@ static int mrc_debugfs_parse_addr(const char *s, struct mrc_net_addr *addr)
 	}
 	addr->family = AF_INET;
 	return in4_pton(s, -1, (u8 *)&addr->v4, -1, NULL) ? 0 : -EINVAL;
+}
+
+/* "-" or up to MRC_EV_MAX_USIDS comma-separated hex uSIDs. */
+static int mrc_debugfs_parse_usids(char *s, struct mrc_ev_path *path)
+{
+	char *tok;
+
+	path->n_usids = 0;
+	if (!strcmp(s, "-"))
+		return 0;
+	while ((tok = strsep(&s, ","))) {
+		if (path->n_usids == MRC_EV_MAX_USIDS ||
+		    kstrtou16(tok, 16, &path->usids[path->n_usids]))
+			return -EINVAL;
+		path->n_usids++;
+	}
+	return 0;
+}
+
+/* The packet's bytes from HEX, in an skb for @src -> @dst. */
+static struct sk_buff *mrc_debugfs_skb(struct mrc_dev *mdev,
+				       const struct mrc_net_addr *src,
+				       const struct mrc_net_addr *dst,
+				       const char *hex, size_t hex_len)
+{
+	struct sk_buff *skb;
+
+	skb = mrc_net_alloc_skb(mdev, src, dst, hex_len / 2);
+	if (!skb)
+		return ERR_PTR(-ENOMEM);
+	if (hex2bin(skb_put(skb, hex_len / 2), hex, hex_len / 2)) {
+		kfree_skb(skb);
+		return ERR_PTR(-EINVAL);
+	}
+	return skb;
+}
+
+static int mrc_debugfs_send_ev(char *cmd)
+{
+	char *name, *plane_s, *src_s, *dst_s, *sport_s, *tos_s, *usids_s, *hex;
+	struct mrc_ev_path path = {};
+	struct mrc_net_addr src, dst;
+	struct ib_device *ibdev;
+	struct sk_buff *skb;
+	size_t hex_len;
+	u8 plane, tos;
+	int err;
+
+	name = strsep(&cmd, " ");
+	plane_s = strsep(&cmd, " ");
+	src_s = strsep(&cmd, " ");
+	dst_s = strsep(&cmd, " ");
+	sport_s = strsep(&cmd, " ");
+	tos_s = strsep(&cmd, " ");
+	usids_s = strsep(&cmd, " ");
+	hex = strim(cmd ?: "");
+	if (!name || !plane_s || !src_s || !dst_s || !sport_s || !tos_s ||
+	    !usids_s)
+		return -EINVAL;
+	hex_len = strlen(hex);
+	if (hex_len % 2 || hex_len / 2 > MRC_DEBUGFS_XMIT_MAX)
+		return -EINVAL;
+	if (kstrtou8(plane_s, 0, &plane) ||
+	    mrc_debugfs_parse_addr(src_s, &src) ||
+	    mrc_debugfs_parse_addr(dst_s, &dst) ||
+	    kstrtou16(sport_s, 0, &path.udp_sport) ||
+	    kstrtou8(tos_s, 0, &tos) ||
+	    mrc_debugfs_parse_usids(usids_s, &path))
+		return -EINVAL;
+
+	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
+	if (!ibdev)
+		return -ENODEV;
+	if (!mrc_ibdev_is_mrc(ibdev)) {
+		err = -ENODEV;
+		goto out;
+	}
+	skb = mrc_debugfs_skb(to_mrc_dev(ibdev), &src, &dst, hex, hex_len);
+	if (IS_ERR(skb)) {
+		err = PTR_ERR(skb);
+		goto out;
+	}
+	err = mrc_net_xmit_ev(to_mrc_dev(ibdev), skb, plane, &path, &src,
+			      &dst, tos);
+out:
+	ib_device_put(ibdev);
+	return err;
 }
 
 static int mrc_debugfs_send(char *cmd)
@@ -74,14 +176,9 @@ static int mrc_debugfs_send(char *cmd)
 		goto out;
 	}
 
-	skb = mrc_net_alloc_skb(to_mrc_dev(ibdev), &src, &dst, hex_len / 2);
-	if (!skb) {
-		err = -ENOMEM;
-		goto out;
-	}
-	if (hex2bin(skb_put(skb, hex_len / 2), hex, hex_len / 2)) {
-		kfree_skb(skb);
-		err = -EINVAL;
+	skb = mrc_debugfs_skb(to_mrc_dev(ibdev), &src, &dst, hex, hex_len);
+	if (IS_ERR(skb)) {
+		err = PTR_ERR(skb);
 		goto out;
 	}
 	err = mrc_net_xmit(to_mrc_dev(ibdev), skb, &src, &dst, sport, tos);
@@ -90,9 +187,8 @@ out:
 	return err;
 }
 
-static ssize_t mrc_debugfs_xmit_write(struct file *file,
-				      const char __user *ubuf, size_t count,
-				      loff_t *ppos)
+static ssize_t mrc_debugfs_write(const char __user *ubuf, size_t count,
+				 int (*send)(char *cmd))
 {
 	char *cmd;
 	int err;
@@ -102,10 +198,38 @@ static ssize_t mrc_debugfs_xmit_write(struct file *file,
 	cmd = memdup_user_nul(ubuf, count);
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
-	err = mrc_debugfs_send(cmd);
+	err = send(cmd);
 	kfree(cmd);
 	return err ? err : count;
 }
+
+static ssize_t mrc_debugfs_xmit_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	return mrc_debugfs_write(ubuf, count, mrc_debugfs_send);
+}
+
+static ssize_t mrc_debugfs_xmit_ev_write(struct file *file,
+					 const char __user *ubuf, size_t count,
+					 loff_t *ppos)
+{
+	return mrc_debugfs_write(ubuf, count, mrc_debugfs_send_ev);
+}
+
+static const struct file_operations mrc_debugfs_xmit_ev_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = mrc_debugfs_xmit_ev_write,
+	.llseek = no_llseek,
+};
+
+static int mrc_debugfs_planes_show(struct seq_file *m, void *unused)
+{
+	mrc_devices_show_planes(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mrc_debugfs_planes);
 
 static const struct file_operations mrc_debugfs_xmit_fops = {
 	.owner = THIS_MODULE,
@@ -119,6 +243,10 @@ void mrc_debugfs_init(void)
 	mrc_debugfs_dir = debugfs_create_dir("mrc", NULL);
 	debugfs_create_file("xmit", 0200, mrc_debugfs_dir, NULL,
 			    &mrc_debugfs_xmit_fops);
+	debugfs_create_file("xmit_ev", 0200, mrc_debugfs_dir, NULL,
+			    &mrc_debugfs_xmit_ev_fops);
+	debugfs_create_file("planes", 0400, mrc_debugfs_dir, NULL,
+			    &mrc_debugfs_planes_fops);
 }
 
 void mrc_debugfs_exit(void)

@@ -16,7 +16,7 @@
 
 #define MRC_EV_PROFILE_MAX_EVS	((u32)MRC_CTL_MAX_EVS)
 #define MRC_EV_MAX_FIELDS	((u32)MRC_CTL_MAX_FIELDS)
-#define MRC_EV_MAX_PLANES	((u32)MRC_CTL_MAX_PLANES)
+#define MRC_EV_PROFILE_MAX_PLANES	((u32)MRC_CTL_MAX_PLANES)
 
 /* One path: which plane it leaves on and what the packet carries. */
 struct mrc_ev_value {

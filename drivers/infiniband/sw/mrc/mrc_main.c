@@ -24,6 +24,8 @@ void mrc_dev_mark_dead(struct mrc_dev *mdev)
 {
 	mutex_lock(&mrc_devices_lock);
 	mdev->dead = true;
+	/* The notifier no longer finds it: no table after this one. */
+	mrc_planes_release(mdev);
 	mutex_unlock(&mrc_devices_lock);
 
 	netdev_put(mdev->ndev, &mdev->ndev_tracker);
@@ -173,16 +175,30 @@ static int mrc_newlink(const char *name, struct net_device *ndev)
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
 
+	/*
+	 * The first plane scan and the listing in one section under both
+	 * locks: every later change of the planes reaches the notifier,
+	 * which finds the device on the list.
+	 */
+	rtnl_lock();
 	mutex_lock(&mrc_devices_lock);
 	if (mrc_find_by_netdev(ndev)) {
 		mutex_unlock(&mrc_devices_lock);
+		rtnl_unlock();
 		pr_err("%s already has an mrc device\n", ndev->name);
 		err = -EEXIST;
+		goto err_free;
+	}
+	err = mrc_planes_refresh(mdev);
+	if (err) {
+		mutex_unlock(&mrc_devices_lock);
+		rtnl_unlock();
 		goto err_free;
 	}
 	get_device(&mdev->ib_dev.dev);
 	list_add_tail(&mdev->list, &mrc_devices);
 	mutex_unlock(&mrc_devices_lock);
+	rtnl_unlock();
 
 	err = mrc_device_register(mdev, name);
 	if (err) {
@@ -202,6 +218,7 @@ static int mrc_newlink(const char *name, struct net_device *ndev)
 	return 0;
 
 err_free:
+	mrc_planes_release(mdev);
 	netdev_put(ndev, &mdev->ndev_tracker);
 	/* Ops are not set yet, so this frees without calling dealloc_driver. */
 	ib_dealloc_device(&mdev->ib_dev);
@@ -213,11 +230,61 @@ static struct rdma_link_ops mrc_link_ops = {
 	.newlink = mrc_newlink,
 };
 
+/* debugfs: the planes of every live device, one line each. */
+void mrc_devices_show_planes(struct seq_file *m)
+{
+	struct mrc_dev *mdev;
+
+	mutex_lock(&mrc_devices_lock);
+	list_for_each_entry(mdev, &mrc_devices, list)
+		if (!mdev->dead)
+			mrc_planes_show(mdev, m);
+	mutex_unlock(&mrc_devices_lock);
+}
+
+/*
+ * Rescans the planes of every device that @ndev is, or is a lower device
+ * of. Runs under rtnl_lock (the notifier). On CHANGEUPPER the link is
+ * already made or already gone, so the upper device comes from @ptr. No
+ * device reference is needed: a listed device that is not dead is before
+ * dealloc_driver, which takes mrc_devices_lock to mark it dead.
+ */
+static void mrc_planes_netdev_event(struct net_device *ndev,
+				    unsigned long event, void *ptr)
+{
+	struct net_device *upper = netdev_master_upper_dev_get(ndev);
+	struct net_device *changed = NULL;
+	struct mrc_dev *mdev;
+
+	if (event == NETDEV_CHANGEUPPER) {
+		struct netdev_notifier_changeupper_info *info = ptr;
+
+		changed = info->upper_dev;
+	}
+
+	mutex_lock(&mrc_devices_lock);
+	list_for_each_entry(mdev, &mrc_devices, list) {
+		if (mdev->dead)
+			continue;
+		if (mdev->ndev != ndev && mdev->ndev != upper &&
+		    mdev->ndev != changed)
+			continue;
+		if (mrc_planes_refresh(mdev))
+			dev_warn(&mdev->ib_dev.dev,
+				 "out of memory: planes of %s not updated\n",
+				 mdev->ndev->name);
+	}
+	mutex_unlock(&mrc_devices_lock);
+}
+
 static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
 {
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
 	struct mrc_dev *mdev;
+
+	if (mrc_planes_event_relevant(event))
+		mrc_planes_netdev_event(ndev, event, ptr);
 
 	switch (event) {
 	case NETDEV_UNREGISTER:
@@ -299,6 +366,7 @@ static void __exit mrc_module_exit(void)
 	mrc_ctl_netlink_exit();
 	mrc_unregister_all();
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
+	mrc_planes_exit();
 	/* Every device is gone, and with them every socket and QP. */
 	mrc_req_module_exit();
 	mrc_net_exit();

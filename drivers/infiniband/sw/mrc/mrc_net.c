@@ -27,6 +27,10 @@
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
+#include <net/ip6_route.h>
+#include <net/arp.h>
+#include <net/ndisc.h>
+#include <net/neighbour.h>
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
 #include <net/net_namespace.h>
@@ -416,9 +420,62 @@ static int mrc_net_push_udp(struct mrc_dev *mdev, struct sk_buff *skb,
 	return 0;
 }
 
+/**
+ * struct mrc_net_out - where one packet leaves
+ * @lower: the plane's own netdev (a bond slave) to send on directly, or
+ *	NULL to hand the packet to the IP output of the device's netdev
+ * @plane: the plane index, for its counters (when @lower is set)
+ * @outer6: the IPv6 destination written in the header and routed on
+ *	(an SRv6 uSID container); the final destination otherwise
+ * @srv6: @outer6 differs from the final destination
+ */
+struct mrc_net_out {
+	struct net_device *lower;
+	u8 plane;
+	struct in6_addr outer6;
+	bool srv6;
+};
+
+/*
+ * Sends a packet whose IP header is built on the plane's slave, with the
+ * next hop's link address that the master's neighbour table holds, so the
+ * bond's own transmit hashing never picks the port. False when the next
+ * hop is not resolved (or not confirmed) there: the caller then uses the
+ * master's IP output, whose neighbour code resolves or confirms it for
+ * the packets after this one. Caller holds rcu_read_lock().
+ */
+static bool mrc_net_out_lower(struct mrc_dev *mdev, struct sk_buff *skb,
+			      const struct mrc_net_out *out,
+			      struct neighbour *neigh, int *err)
+{
+	struct net_device *lower = out->lower;
+	char ha[MAX_ADDR_LEN];
+
+	if (!neigh || !(READ_ONCE(neigh->nud_state) & NUD_CONNECTED))
+		return false;
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(lower))) {
+		kfree_skb(skb);
+		*err = -ENOMEM;
+		return true;
+	}
+	neigh_ha_snapshot(ha, neigh, neigh->dev);
+	skb->dev = lower;
+	if (dev_hard_header(skb, lower, ntohs(skb->protocol), ha,
+			    lower->dev_addr, skb->len) < 0) {
+		kfree_skb(skb);
+		*err = -EINVAL;
+		return true;
+	}
+	skb_reset_mac_header(skb);
+	skb_dst_drop(skb);
+	*err = dev_queue_xmit(skb);
+	atomic64_inc(&mdev->planes.tx_packets[out->plane]);
+	return true;
+}
+
 static int mrc_net_xmit4(struct mrc_dev *mdev, struct sk_buff *skb,
 			 __be32 saddr, __be32 daddr, u16 udp_src_port,
-			 u8 dscp_ecn)
+			 u8 dscp_ecn, const struct mrc_net_out *out)
 {
 	struct mrc_net *mn = mdev->mnet;
 	struct net *net = mn->net;
@@ -467,15 +524,52 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sk_buff *skb,
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 	skb->protocol = htons(ETH_P_IP);
 	skb_dst_set(skb, &rt->dst);	/* takes over the route's reference */
+
+	if (out->lower && rt->dst.dev == mdev->ndev) {
+		struct neighbour *neigh;
+		bool sent;
+
+		ip_send_check(iph);
+		rcu_read_lock_bh();
+		neigh = __ipv4_neigh_lookup_noref(rt->dst.dev,
+						  (__force u32)rt_nexthop(rt, daddr));
+		sent = mrc_net_out_lower(mdev, skb, out, neigh, &err);
+		rcu_read_unlock_bh();
+		if (sent)
+			return err;
+	}
+	if (out->lower)
+		atomic64_inc(&mdev->planes.tx_via_master[out->plane]);
 	return ip_local_out(net, mn->sock4->sk, skb);
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
+/*
+ * SRv6: the UDP checksum covers the final destination, which the last
+ * switch's shift writes into the header; offload would use the header's.
+ */
+static void mrc_net_udp6_csum_final(struct sk_buff *skb,
+				    const struct in6_addr *saddr,
+				    const struct in6_addr *final)
+{
+	struct udphdr *uh = udp_hdr(skb);
+	unsigned int len = skb->len;
+	__wsum csum;
+
+	uh->check = 0;
+	csum = skb_checksum(skb, 0, len, 0);
+	uh->check = csum_ipv6_magic(saddr, final, len, IPPROTO_UDP, csum);
+	if (!uh->check)
+		uh->check = CSUM_MANGLED_0;
+	skb->ip_summed = CHECKSUM_NONE;
+}
+
 static int mrc_net_xmit6(struct mrc_dev *mdev, struct sk_buff *skb,
 			 const struct in6_addr *saddr,
 			 const struct in6_addr *daddr, u16 udp_src_port,
-			 u8 dscp_ecn)
+			 u8 dscp_ecn, const struct mrc_net_out *out)
 {
+	const struct in6_addr *outer = out->srv6 ? &out->outer6 : daddr;
 	struct mrc_net *mn = mdev->mnet;
 	struct net *net = mn->net;
 	struct flowi6 fl6 = {
@@ -483,7 +577,7 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sk_buff *skb,
 		.flowi6_proto = IPPROTO_UDP,
 		.flowlabel = ip6_make_flowinfo(dscp_ecn, 0),
 		.saddr = *saddr,
-		.daddr = *daddr,
+		.daddr = *outer,
 		.fl6_sport = htons(udp_src_port),
 		.fl6_dport = htons(udp_port),
 	};
@@ -512,7 +606,10 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sk_buff *skb,
 		kfree_skb(skb);
 		return err;
 	}
-	udp6_set_csum(false, skb, saddr, daddr, skb->len);
+	if (out->srv6)
+		mrc_net_udp6_csum_final(skb, saddr, daddr);
+	else
+		udp6_set_csum(false, skb, saddr, daddr, skb->len);
 
 	__skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);
@@ -522,28 +619,45 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sk_buff *skb,
 	ip6h->nexthdr = IPPROTO_UDP;
 	ip6h->hop_limit = ip6_dst_hoplimit(dst);
 	ip6h->saddr = *saddr;
-	ip6h->daddr = *daddr;
+	ip6h->daddr = *outer;
 
 	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
 	skb->protocol = htons(ETH_P_IPV6);
 	skb_dst_set(skb, dst);		/* takes over the route's reference */
+
+	if (out->lower && dst->dev == mdev->ndev) {
+		const struct in6_addr *nh;
+		struct neighbour *neigh;
+		bool sent;
+
+		rcu_read_lock_bh();
+		nh = rt6_nexthop(dst_rt6_info(dst), outer);
+		neigh = __ipv6_neigh_lookup_noref(dst->dev, nh);
+		sent = mrc_net_out_lower(mdev, skb, out, neigh, &err);
+		rcu_read_unlock_bh();
+		if (sent)
+			return err;
+	}
+	if (out->lower)
+		atomic64_inc(&mdev->planes.tx_via_master[out->plane]);
 	return ip6_local_out(net, mn->sock6->sk, skb);
 }
 #else
 static int mrc_net_xmit6(struct mrc_dev *mdev, struct sk_buff *skb,
 			 const struct in6_addr *saddr,
 			 const struct in6_addr *daddr, u16 udp_src_port,
-			 u8 dscp_ecn)
+			 u8 dscp_ecn, const struct mrc_net_out *out)
 {
 	kfree_skb(skb);
 	return -EAFNOSUPPORT;
 }
 #endif
 
-int mrc_net_xmit(struct mrc_dev *mdev, struct sk_buff *skb,
-		 const struct mrc_net_addr *src,
-		 const struct mrc_net_addr *dst,
-		 u16 udp_src_port, u8 dscp_ecn)
+static int mrc_net_xmit_out(struct mrc_dev *mdev, struct sk_buff *skb,
+			    const struct mrc_net_addr *src,
+			    const struct mrc_net_addr *dst,
+			    u16 udp_src_port, u8 dscp_ecn,
+			    const struct mrc_net_out *out)
 {
 	unsigned int len = skb->len;
 	int err;
@@ -551,12 +665,12 @@ int mrc_net_xmit(struct mrc_dev *mdev, struct sk_buff *skb,
 	if (src->family != dst->family) {
 		kfree_skb(skb);
 		err = -EINVAL;
-	} else if (dst->family == AF_INET) {
+	} else if (dst->family == AF_INET && !out->srv6) {
 		err = mrc_net_xmit4(mdev, skb, src->v4, dst->v4, udp_src_port,
-				    dscp_ecn);
+				    dscp_ecn, out);
 	} else if (dst->family == AF_INET6) {
 		err = mrc_net_xmit6(mdev, skb, &src->v6, &dst->v6,
-				    udp_src_port, dscp_ecn);
+				    udp_src_port, dscp_ecn, out);
 	} else {
 		kfree_skb(skb);
 		err = -EAFNOSUPPORT;
@@ -573,6 +687,88 @@ int mrc_net_xmit(struct mrc_dev *mdev, struct sk_buff *skb,
 	mrc_stats_inc(mdev, MRC_CNT_TX_PACKETS);
 	mrc_stats_add(mdev, MRC_CNT_TX_BYTES, len);
 	return 0;
+}
+
+int mrc_net_xmit(struct mrc_dev *mdev, struct sk_buff *skb,
+		 const struct mrc_net_addr *src,
+		 const struct mrc_net_addr *dst,
+		 u16 udp_src_port, u8 dscp_ecn)
+{
+	struct mrc_net_out out = {};
+
+	return mrc_net_xmit_out(mdev, skb, src, dst, udp_src_port, dscp_ecn,
+				&out);
+}
+
+/*
+ * The F3216 container of @path towards @final: @final's 32-bit block, the
+ * path's switch uSIDs, then @final's own uSID (its bits 32-47), zeros
+ * after. @final must be a uSID host address: zero beyond bit 47.
+ */
+static int mrc_net_usid_container(const struct in6_addr *final,
+				  const struct mrc_ev_path *path,
+				  struct in6_addr *container)
+{
+	unsigned int i;
+
+	if (path->n_usids > MRC_EV_MAX_USIDS || final->s6_addr16[3] ||
+	    final->s6_addr32[2] || final->s6_addr32[3] || !final->s6_addr16[2])
+		return -EINVAL;
+	memset(container, 0, sizeof(*container));
+	container->s6_addr32[0] = final->s6_addr32[0];
+	for (i = 0; i < path->n_usids; i++) {
+		if (!path->usids[i])
+			return -EINVAL;
+		container->s6_addr16[2 + i] = htons(path->usids[i]);
+	}
+	container->s6_addr16[2 + i] = final->s6_addr16[2];
+	return 0;
+}
+
+int mrc_net_xmit_ev(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
+		    const struct mrc_ev_path *path,
+		    const struct mrc_net_addr *src,
+		    const struct mrc_net_addr *dst, u8 dscp_ecn)
+{
+	struct mrc_net_out out = { .plane = plane };
+	struct mrc_plane_table *t;
+	int err = 0;
+
+	if (path->n_usids) {
+		if (dst->family != AF_INET6)
+			err = -EINVAL;
+		else
+			err = mrc_net_usid_container(&dst->v6, path,
+						     &out.outer6);
+		out.srv6 = true;
+	}
+
+	rcu_read_lock();
+	t = rcu_dereference(mdev->planes.table);
+	if (!err && (!t || plane >= t->n_planes || !t->plane[plane].ndev))
+		err = -ENODEV;
+	else if (!err && !t->plane[plane].up)
+		err = -ENETDOWN;
+	if (err) {
+		rcu_read_unlock();
+		kfree_skb(skb);
+		mrc_stats_inc(mdev, MRC_CNT_TX_ERRORS);
+		return err;
+	}
+	/* A single netdev is its own plane: the IP output sends on it. */
+	if (t->bonded)
+		out.lower = t->plane[plane].ndev;
+	/*
+	 * Under rcu_read_lock() the table's reference on the slave holds;
+	 * softirqs may be off here (rcu_read_lock_bh() inside), never
+	 * hard IRQs (mrc_xmit.h).
+	 */
+	err = mrc_net_xmit_out(mdev, skb, src, dst, path->udp_sport, dscp_ecn,
+			       &out);
+	if (!err && !t->bonded)
+		atomic64_inc(&mdev->planes.tx_packets[plane]);
+	rcu_read_unlock();
+	return err;
 }
 
 /* Namespaces */

@@ -13,6 +13,7 @@
 #include <linux/socket.h>
 #include <rdma/ib_verbs.h>
 
+#include "mrc_ev.h"
 #include "mrc_wire.h"
 
 struct mrc_dev;
@@ -98,6 +99,30 @@ int mrc_net_xmit(struct mrc_dev *mdev, struct sk_buff *skb,
 		 const struct mrc_net_addr *src,
 		 const struct mrc_net_addr *dst,
 		 u16 udp_src_port, u8 dscp_ecn);
+
+/*
+ * mrc_net_xmit_ev() sends like mrc_net_xmit(), but on plane @plane along
+ * the EV path @path (mrc_ev.h, Documentation/paths.rst):
+ *  - UDP mode (@path->n_usids == 0): the UDP source port is
+ *    @path->udp_sport and the destination is routed normally;
+ *  - SRv6 mode (n_usids > 0, IPv6 only): the outer destination is the F3216
+ *    uSID container of @dst's 32-bit block, the path's uSIDs and @dst's own
+ *    uSID (@dst must be zero beyond bit 47); the route is looked up for the
+ *    container; the UDP checksum is computed in software against @dst, the
+ *    final destination.
+ * On a bond, the packet is sent directly on the plane's slave with the
+ * next hop's link address from the bond's neighbour table, bypassing the
+ * bond's hashing; when that next hop is not confirmed (NUD_CONNECTED) the
+ * packet goes through the bond's IP output instead, which resolves it
+ * (counted per plane as via_master). A plain netdev is plane 0, sent
+ * through its IP output. Same context rules as mrc_net_xmit(); consumes
+ * @skb. Errors: -ENODEV (no such plane), -ENETDOWN (plane without
+ * carrier), -EINVAL (bad SRv6 destination or path), and mrc_net_xmit()'s.
+ */
+int mrc_net_xmit_ev(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
+		    const struct mrc_ev_path *path,
+		    const struct mrc_net_addr *src,
+		    const struct mrc_net_addr *dst, u8 dscp_ecn);
 
 /*
  * mrc_recv.c: a validated packet for @mdev. Softirq context, under

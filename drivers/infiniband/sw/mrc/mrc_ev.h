@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The EV (entropy value) set of one connection: the paths its packets are
+ * sprayed over, the state of each path, and which path the next packet
+ * takes. Documentation/paths.rst describes the state machine and the
+ * spraying algorithm; this header is the contract.
+ *
+ * An EV is one path through the fabric: a plane (one port of the device,
+ * one slave of its bond) plus what steers the packet inside that plane,
+ * either the UDP source port (ECMP fabrics) or an SRv6 micro-SID list
+ * (statically source-routed fabrics). The set refers to its EVs by index,
+ * 0 .. n_evs - 1; that index is what the requester records per PSN in its
+ * tracker and carries in the header's EV field, so ACKs and losses map
+ * back to an EV in O(1).
+ *
+ * Protocol core: plain C, no allocation, no locking, no clock. The caller
+ * owns the storage (an array of struct mrc_ev), serialises calls on one
+ * set, and passes the time in microseconds (u32, wrapping; compared with
+ * serial arithmetic, so intervals must stay below 2^31 us).
+ */
+#ifndef MRC_EV_H
+#define MRC_EV_H
+
+#include "mrc_core_types.h"
+
+#define MRC_EV_MAX		256u	/* EVs in one set */
+#define MRC_EV_MAX_PLANES	8u	/* planes (ports) of one device */
+/*
+ * uSIDs an SRv6 EV may hold before the destination host's own uSID: a
+ * F3216 container (32-bit block, six 16-bit uSIDs) in the outer IPv6
+ * destination, with no segment routing header.
+ */
+#define MRC_EV_MAX_USIDS	5u
+
+enum mrc_ev_state {
+	/* Delivering: acknowledged data went through it. Sprayed on. */
+	MRC_EV_GOOD,
+	/*
+	 * Lost a packet or timed out, or its plane went down: not sprayed
+	 * on, probed until probes succeed.
+	 */
+	MRC_EV_ASSUMED_BAD,
+	/* Forbidden (controller or peer): neither sprayed on nor probed. */
+	MRC_EV_DENIED,
+	/* Never confirmed yet (new, or just allowed again). Sprayed on. */
+	MRC_EV_UNKNOWN,
+};
+
+/**
+ * struct mrc_ev_path - how a packet is steered along one EV
+ * @udp_sport: UDP source port, host order (the EV itself in UDP mode)
+ * @n_usids: 0 in UDP mode; in SRv6 mode the number of switch uSIDs
+ * @usids: the switch uSIDs in the order the packet meets the switches;
+ *	the destination host's uSID follows them in the container
+ */
+struct mrc_ev_path {
+	u16 udp_sport;
+	u8 n_usids;
+	u16 usids[MRC_EV_MAX_USIDS];
+};
+
+/**
+ * struct mrc_ev - one EV of a set; read-only to the caller
+ * @path: how packets on it are steered
+ * @plane: the plane (port index) it leaves on
+ * @state: enum mrc_ev_state
+ * @probe_pending: a probe is out and its result not yet reported
+ * @probe_successes: consecutive successful probes since it went bad
+ * @probe_backoff: probe interval exponent (interval = base << backoff)
+ * @probe_due_us: when it may be probed next
+ * @sent: packets sprayed on it (data and retransmissions, not probes)
+ * @acked: packets acknowledged that were sent on it
+ * @lost: losses and timeouts charged to it
+ * @probes: probes sent on it
+ */
+struct mrc_ev {
+	struct mrc_ev_path path;
+	u8 plane;
+	u8 state;
+	bool probe_pending;
+	u8 probe_successes;
+	u8 probe_backoff;
+	u32 probe_due_us;
+	u64 sent;
+	u64 acked;
+	u64 lost;
+	u64 probes;
+};
+
+/**
+ * struct mrc_ev_desc - an EV as the caller describes it to mrc_ev_set_init()
+ * @path: how packets on it are steered
+ * @plane: its plane, below the set's n_planes
+ */
+struct mrc_ev_desc {
+	struct mrc_ev_path path;
+	u8 plane;
+};
+
+/**
+ * struct mrc_ev_params - tunables of a set
+ * @min_active: ev_min_active: a loss or timeout does not retire an EV
+ *	when that would leave fewer usable EVs than this (plane loss and
+ *	denial still do: those paths cannot carry anything)
+ * @probe_interval_us: first probe of a bad EV after this long, and the
+ *	base of its backoff
+ * @probe_max_backoff: the probe interval stops doubling at
+ *	probe_interval_us << probe_max_backoff
+ * @probes_to_good: consecutive successful probes that make a bad EV good
+ */
+struct mrc_ev_params {
+	u32 min_active;
+	u32 probe_interval_us;
+	u8 probe_max_backoff;
+	u8 probes_to_good;
+};
+
+/* Defaults: a floor of 1, first probe after 100 us, up to ~26 ms, 2 probes. */
+#define MRC_EV_DEFAULT_MIN_ACTIVE		1u
+#define MRC_EV_DEFAULT_PROBE_INTERVAL_US	100u
+#define MRC_EV_DEFAULT_PROBE_MAX_BACKOFF	8u
+#define MRC_EV_DEFAULT_PROBES_TO_GOOD		2u
+
+/* Why a plane cannot carry traffic; a plane is usable with none of these. */
+#define MRC_EV_PLANE_DOWN		0x1u	/* our port has no carrier */
+#define MRC_EV_PLANE_PEER_DENIED	0x2u	/* the peer said: not to me */
+
+/**
+ * struct mrc_ev_set - the EVs of one connection; opaque to the caller
+ * beyond the read-only accessors below
+ */
+struct mrc_ev_set {
+	struct mrc_ev *evs;
+	u32 n_evs;
+	u8 n_planes;
+	struct mrc_ev_params params;
+
+	/* EVs are stored grouped by plane: plane p owns [first, first+len). */
+	u16 plane_first[MRC_EV_MAX_PLANES];
+	u16 plane_len[MRC_EV_MAX_PLANES];
+	u16 plane_usable[MRC_EV_MAX_PLANES];	/* usable EVs of the plane */
+	u16 plane_cursor[MRC_EV_MAX_PLANES];	/* next offset to try */
+	u8 plane_flags[MRC_EV_MAX_PLANES];	/* MRC_EV_PLANE_* */
+	u8 next_plane;				/* next plane to try */
+	u32 usable;				/* usable EVs in all */
+	u32 probe_cursor;			/* where the probe scan resumes */
+};
+
+void mrc_ev_params_default(struct mrc_ev_params *p);
+
+/*
+ * Builds a set of @n_evs EVs (1 .. MRC_EV_MAX) on @n_planes planes
+ * (1 .. MRC_EV_MAX_PLANES) in the caller's array @evs of @n_evs entries.
+ * The EVs are stored grouped by plane, in the order of @descs within a
+ * plane: evs[i] is not necessarily descs[i]. Every EV starts UNKNOWN and
+ * every plane usable. -EINVAL for bad sizes, a plane out of range, an SRv6
+ * path with too many uSIDs or zero-valued tunables.
+ */
+int mrc_ev_set_init(struct mrc_ev_set *set, struct mrc_ev *evs, u32 n_evs,
+		    u8 n_planes, const struct mrc_ev_desc *descs,
+		    const struct mrc_ev_params *params);
+
+/*
+ * The spray choice: the EV the next packet goes on, and counts it sent.
+ * Planes take turns (round robin over the planes that have a usable EV),
+ * and within a plane its usable EVs take turns, so packets spread evenly
+ * over planes first and over each plane's paths second. @avoid (an index,
+ * or -1) is skipped unless it is the only usable EV: a retransmission
+ * passes the EV the packet was lost on. Returns the EV index, or
+ * -EHOSTUNREACH when no EV is usable (nothing is counted then).
+ */
+int mrc_ev_pick(struct mrc_ev_set *set, int avoid);
+
+/* @n packets sent on EV @ev were acknowledged: UNKNOWN becomes GOOD. */
+void mrc_ev_on_ack(struct mrc_ev_set *set, u32 ev, u32 n);
+
+/*
+ * A packet sent on @ev is lost (SACK hole past the reorder tolerance) or
+ * timed out: the EV is retired at once (ASSUMED_BAD, first probe after
+ * probe_interval_us) unless the floor forbids it. Returns true when it was
+ * retired (or already was not usable), false when the floor kept it.
+ */
+bool mrc_ev_on_loss(struct mrc_ev_set *set, u32 ev, u32 now_us);
+bool mrc_ev_on_timeout(struct mrc_ev_set *set, u32 ev, u32 now_us);
+
+/*
+ * Probing. mrc_ev_next_probe() returns a bad EV, on a usable plane, whose
+ * probe is due and not pending, marks its probe pending and counts it; or
+ * -ENOENT. The caller sends a probe on it and reports the outcome (reply,
+ * or no reply within its probe timeout) with mrc_ev_probe_result(): a
+ * success counts towards probes_to_good, after which the EV is GOOD; a
+ * failure restarts the count and doubles the interval (up to the maximum
+ * backoff). A result for an EV with no probe pending is ignored.
+ */
+int mrc_ev_next_probe(struct mrc_ev_set *set, u32 now_us);
+void mrc_ev_probe_result(struct mrc_ev_set *set, u32 ev, bool ok,
+			 u32 now_us);
+
+/*
+ * Denial (controller or peer): DENIED EVs are neither used nor probed.
+ * Allowing one makes it UNKNOWN (used at once, retired on its first loss).
+ */
+void mrc_ev_deny(struct mrc_ev_set *set, u32 ev);
+void mrc_ev_allow(struct mrc_ev_set *set, u32 ev);
+
+/*
+ * Plane events. Setting any MRC_EV_PLANE_* flag on a plane makes all its
+ * EVs unusable at once, floor or not, and marks them ASSUMED_BAD (DENIED
+ * ones stay DENIED). Clearing the last flag returns them only through
+ * probes: they are probed from @now_us on and become GOOD when the probes
+ * succeed. mrc_ev_plane_set() returns the plane's flags after the change.
+ */
+u8 mrc_ev_plane_set(struct mrc_ev_set *set, u8 plane, u8 flag, bool on,
+		    u32 now_us);
+
+static inline bool mrc_ev_plane_usable(const struct mrc_ev_set *set, u8 plane)
+{
+	return plane < set->n_planes && !set->plane_flags[plane];
+}
+
+static inline bool mrc_ev_usable(const struct mrc_ev_set *set, u32 ev)
+{
+	const struct mrc_ev *e = &set->evs[ev];
+
+	return (e->state == MRC_EV_GOOD || e->state == MRC_EV_UNKNOWN) &&
+	       !set->plane_flags[e->plane];
+}
+
+static inline u32 mrc_ev_usable_count(const struct mrc_ev_set *set)
+{
+	return set->usable;
+}
+
+static inline const struct mrc_ev *
+mrc_ev_get(const struct mrc_ev_set *set, u32 ev)
+{
+	return ev < set->n_evs ? &set->evs[ev] : NULL;
+}
+
+const char *mrc_ev_state_name(enum mrc_ev_state state);
+
+#endif /* MRC_EV_H */
