@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# rdma_cm between two hosts (network namespaces): the CM's MADs travel over
+# each device's GSI QP (QPN 1, ib_mad's) as MRC datagrams, and the tools
+# then use RC (rping, perftest -R) or UD (udaddy) queue pairs.
+# lab-timeout: 900
+set -u
+. "$(dirname "$0")/lib.sh"
+mrc_require_root_tools
+mrc_load || ktap_skip_all "cannot load $MRC_KO"
+command -v rping >/dev/null || ktap_skip_all "needs rdmacm-utils"
+command -v ib_write_bw >/dev/null || ktap_skip_all "needs perftest"
+
+OUT=$(mktemp -d /tmp/mrc-rdma-cm.XXXXXX)
+ktap_begin 7
+trap 'remove_two_hosts; mrc_cleanup; rm -rf "$OUT"' EXIT
+remove_two_hosts
+make_two_hosts || ktap_skip_all "cannot build the two hosts"
+
+# Every device has its GSI QP, ready (ib_mad creates and moves it to RTS).
+gsi_qp_ready()	# IBDEV
+{
+	rdma resource show qp link "$1/1" | grep -E "lqpn 1 .*type GSI.*state RTS"
+}
+
+# A cm_id listens (the server is ready for its client).
+cm_listening()
+{
+	rdma resource show cm_id 2>/dev/null | grep -q "state LISTEN"
+}
+
+# cm_pair NAME LIMIT 'SERVER ARGS' 'CLIENT ARGS': runs the server in mrcnb
+# until it listens, then the client in mrcna; both must exit 0. Their
+# outputs stay in $OUT/NAME.server and $OUT/NAME.client for the checks.
+cm_pair()
+{
+	local name=$1 limit=$2 server=$3 client=$4 spid sstatus cstatus
+	# shellcheck disable=SC2086 # the argument strings are word lists
+	ip netns exec mrcnb timeout "$limit" $server >"$OUT/$name.server" 2>&1 &
+	spid=$!
+	if ! wait_for 30 cm_listening; then
+		echo "server never listened"
+		kill "$spid" 2>/dev/null
+	fi
+	# shellcheck disable=SC2086
+	ip netns exec mrcna timeout "$limit" $client >"$OUT/$name.client" 2>&1
+	cstatus=$?
+	wait "$spid"
+	sstatus=$?
+	sed 's/^/server: /' "$OUT/$name.server" | tail -n 20
+	sed 's/^/client: /' "$OUT/$name.client" | tail -n 20
+	echo "client exit $cstatus, server exit $sstatus"
+	[ $cstatus -eq 0 ] && [ $sstatus -eq 0 ]
+}
+
+gsi_qps_ready()
+{
+	wait_for 10 gsi_qp_ready mrc0 && wait_for 10 gsi_qp_ready mrc1
+}
+ktap_check "gsi_qp1_in_rts_on_both_devices" gsi_qps_ready
+
+# rping -v prints each ping's data pattern, -V compares every buffer that
+# came back with what was sent ("data mismatch" and a failure otherwise).
+PINGS=20
+rping_verified()
+{
+	local pings
+	cm_pair rping 300 "rping -s -a $MRC_HOST_B -v -V -C $PINGS -S 1024" \
+		"rping -c -a $MRC_HOST_B -v -V -C $PINGS -S 1024" || return 1
+	pings=$(grep -c "ping data: rdma-ping-" "$OUT/rping.client")
+	echo "client printed $pings of $PINGS pings"
+	! grep -qi "mismatch\|miscompare" "$OUT/rping.client" \
+		"$OUT/rping.server" && [ "$pings" -eq $PINGS ]
+}
+ktap_check "rping_${PINGS}_pings_verified" rping_verified
+
+# perftest over rdma_cm: address and route resolution, REQ/REP/RTU, then
+# WRITEs on the RC QPs the CM connected. The result line carries figures.
+write_bw_over_cm()
+{
+	cm_pair write_bw 300 "ib_write_bw -R -d mrc1 -n 500 -s 65536" \
+		"ib_write_bw -R -d mrc0 -n 500 -s 65536 $MRC_HOST_B" || return 1
+	grep -E "^[[:space:]]*65536[[:space:]]+500([[:space:]]+[0-9.]+){3}" \
+		"$OUT/write_bw.client"
+}
+ktap_check "ib_write_bw_over_rdma_cm" write_bw_over_cm
+
+# udaddy: SIDR over the GSI QPs gives the client the server's UD QPN and
+# Q_Key; messages go out as datagrams, the server answers through an AH it
+# builds from the receive completion's GRH (ibv_create_ah_from_wc).
+udaddy_both_sides()
+{
+	cm_pair udaddy 300 "udaddy -C 20" "udaddy -s $MRC_HOST_B -C 20" ||
+		return 1
+	grep -q "return status 0" "$OUT/udaddy.server" &&
+	grep -q "return status 0" "$OUT/udaddy.client"
+}
+ktap_check "udaddy_20_datagrams_each_way" udaddy_both_sides
+
+ucmatose_both_sides()
+{
+	cm_pair ucmatose 300 "ucmatose -C 20" "ucmatose -s $MRC_HOST_B -C 20" ||
+		return 1
+	grep -q "return status 0" "$OUT/ucmatose.server" &&
+	grep -q "return status 0" "$OUT/ucmatose.client"
+}
+ktap_check "ucmatose_20_messages" ucmatose_both_sides
+
+# The datagrams were all accepted: no Q_Key, buffer or trim drops, and the
+# receive queues never ran dry (ib_mad and udaddy post before sending).
+COUNTERS="rx_drop_bad_qkey rx_drop_no_recv rx_drop_recv_too_small rx_drop_trimmed_datagram rx_drop_qp_state rx_drop_no_qp"
+no_datagram_drops()
+{
+	local dev cnt val bad=0
+	for dev in mrc0 mrc1; do
+		for cnt in $COUNTERS; do
+			val=$(rdma statistic show link "$dev/1" |
+			      grep -oE "$cnt [0-9]+" | cut -d' ' -f2)
+			echo "$dev $cnt ${val:-missing}"
+			[ "${val:-x}" = 0 ] || bad=1
+		done
+	done
+	return $bad
+}
+ktap_check "no_datagram_drops" no_datagram_drops
+
+# Every AH and QP the tools made is gone once they exit.
+no_leftovers()
+{
+	rdma resource show qp | grep -v "type GSI" | grep "lqpn" && return 1
+	rdma resource show cm_id | grep -q . && return 1
+	return 0
+}
+ktap_check "no_qps_or_cm_ids_left" no_leftovers
+ktap_finish
