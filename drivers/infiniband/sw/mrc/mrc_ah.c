@@ -87,11 +87,18 @@ static int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		err = -ENOMEM;
 		goto err_count;
 	}
-	xa_lock_irqsave(&mdev->ahs, flags);
-	err = __xa_alloc_cyclic(&mdev->ahs, &ah->handle, ah,
-				XA_LIMIT(1, MRC_MAX_AH_HANDLE), &mdev->next_ah,
-				sleepable ? GFP_KERNEL : GFP_ATOMIC);
-	xa_unlock_irqrestore(&mdev->ahs, flags);
+	if (sleepable) {
+		err = xa_alloc_cyclic_irq(&mdev->ahs, &ah->handle, ah,
+					  XA_LIMIT(1, MRC_MAX_AH_HANDLE),
+					  &mdev->next_ah, GFP_KERNEL);
+	} else {
+		/* The caller may have IRQs disabled: restore, not enable. */
+		xa_lock_irqsave(&mdev->ahs, flags);
+		err = __xa_alloc_cyclic(&mdev->ahs, &ah->handle, ah,
+					XA_LIMIT(1, MRC_MAX_AH_HANDLE),
+					&mdev->next_ah, GFP_ATOMIC);
+		xa_unlock_irqrestore(&mdev->ahs, flags);
+	}
 	if (err < 0)
 		goto err_count;
 

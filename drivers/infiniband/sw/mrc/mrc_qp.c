@@ -650,7 +650,13 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
 	default:
 		break;
 	}
-	if (mrc_qp_is_ud(qp) && mrc_ud_fill_wqe(wqe, wr))
+	/*
+	 * A datagram needs its destination, except in ERR, where the request
+	 * is only flushed: ib_drain_sq() posts an RDMA WRITE to any QP type
+	 * and waits for its flush completion.
+	 */
+	if (mrc_qp_is_ud(qp) && qp->state != IB_QPS_ERR &&
+	    mrc_ud_fill_wqe(wqe, wr))
 		return -EINVAL;
 
 	if (wr->send_flags & IB_SEND_INLINE) {

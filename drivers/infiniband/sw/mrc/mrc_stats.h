@@ -46,7 +46,7 @@ enum mrc_counter {
 	MRC_CNT_RX_DROP_BAD_QKEY,	/* Q_Key is not the QP's */
 	MRC_CNT_RX_DROP_NO_RECV,	/* no receive posted */
 	MRC_CNT_RX_DROP_RECV_TOO_SMALL,	/* GRH + payload exceed the buffer */
-	MRC_CNT_RX_DROP_TRIMMED_DATAGRAM,	/* cut by a switch */
+	MRC_CNT_RX_DROP_UD_TRIMMED,	/* cut by a switch */
 	MRC_CNT_NUM
 };
 

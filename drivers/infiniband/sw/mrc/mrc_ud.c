@@ -485,7 +485,7 @@ void mrc_ud_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 	drop = MRC_CNT_RX_DROP_QP_STATE;
 	if (!mrc_ud_state_ok(qp))
 		goto drop;
-	drop = MRC_CNT_RX_DROP_TRIMMED_DATAGRAM;
+	drop = MRC_CNT_RX_DROP_UD_TRIMMED;
 	if (pkt->trimmed)
 		goto drop;
 	/* GSI's Q_Key is fixed by IB; ib_mad sets it like any other. */

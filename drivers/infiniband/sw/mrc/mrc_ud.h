@@ -4,7 +4,7 @@
  * management datagrams). Documentation/datapath.rst, "Datagrams".
  *
  * A datagram is one UD_SEND or UD_SEND_IMM packet: no PSN tracking, no
- * acknowledgement, no retransmission. A send work request completes once
+ * acknowledgment, no retransmission. A send work request completes once
  * its packet is built (its bytes are copied); a lost datagram is the
  * application's problem, as in IB. A received datagram takes the next
  * receive WQE, which gets the 40-byte GRH area (for IPv4 the IPv4 header
