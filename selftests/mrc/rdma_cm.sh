@@ -12,7 +12,7 @@ command -v rping >/dev/null || ktap_skip_all "needs rdmacm-utils"
 command -v ib_write_bw >/dev/null || ktap_skip_all "needs perftest"
 
 OUT=$(mktemp -d /tmp/mrc-rdma-cm.XXXXXX)
-ktap_begin 7
+ktap_begin 8
 trap 'remove_two_hosts; mrc_cleanup; rm -rf "$OUT"' EXIT
 remove_two_hosts
 make_two_hosts || ktap_skip_all "cannot build the two hosts"
@@ -47,8 +47,8 @@ cm_pair()
 	cstatus=$?
 	wait "$spid"
 	sstatus=$?
-	sed 's/^/server: /' "$OUT/$name.server" | tail -n 20
-	sed 's/^/client: /' "$OUT/$name.client" | tail -n 20
+	sed 's/^/server: /' "$OUT/$name.server" | tail -n 20 | cut -c 1-160
+	sed 's/^/client: /' "$OUT/$name.client" | tail -n 20 | cut -c 1-160
 	echo "client exit $cstatus, server exit $sstatus"
 	[ $cstatus -eq 0 ] && [ $sstatus -eq 0 ]
 }
@@ -65,8 +65,8 @@ PINGS=20
 rping_verified()
 {
 	local pings
-	cm_pair rping 300 "rping -s -a $MRC_HOST_B -v -V -C $PINGS -S 1024" \
-		"rping -c -a $MRC_HOST_B -v -V -C $PINGS -S 1024" || return 1
+	cm_pair rping 300 "rping -s -a $MRC_HOST_B -v -V -C $PINGS -S 256" \
+		"rping -c -a $MRC_HOST_B -v -V -C $PINGS -S 256" || return 1
 	pings=$(grep -c "ping data: rdma-ping-" "$OUT/rping.client")
 	echo "client printed $pings of $PINGS pings"
 	! grep -qi "mismatch\|miscompare" "$OUT/rping.client" \
@@ -108,7 +108,7 @@ ktap_check "ucmatose_20_messages" ucmatose_both_sides
 
 # The datagrams were all accepted: no Q_Key, buffer or trim drops, and the
 # receive queues never ran dry (ib_mad and udaddy post before sending).
-COUNTERS="rx_drop_bad_qkey rx_drop_no_recv rx_drop_recv_too_small rx_drop_trimmed_datagram rx_drop_qp_state rx_drop_no_qp"
+COUNTERS="rx_drop_bad_qkey rx_drop_no_recv rx_drop_recv_too_small rx_drop_ud_trimmed rx_drop_qp_state rx_drop_no_qp"
 no_datagram_drops()
 {
 	local dev cnt val bad=0
@@ -123,6 +123,70 @@ no_datagram_drops()
 	return $bad
 }
 ktap_check "no_datagram_drops" no_datagram_drops
+
+# Hand-made datagrams to mrc1's GSI QP, each refused for one reason and
+# counted by it alone: the receive path validates Q_Key, length and trim.
+counter()	# IBDEV NAME
+{
+	rdma statistic show link "$1/1" | grep -oE "$2 [0-9]+" | cut -d' ' -f2
+}
+
+bad_datagrams_counted()
+{
+	local cnt before after bad=0
+	local -A want=(
+		[rx_drop_bad_qkey]=1 [rx_drop_recv_too_small]=1
+		[rx_drop_ud_trimmed]=1 [rx_drop_bad_flags]=1
+		[rx_drop_bad_length]=1 [rx_drop_reserved_set]=1
+	)
+	local -A old
+	for cnt in "${!want[@]}"; do
+		old[$cnt]=$(counter mrc1 "$cnt")
+	done
+	ip netns exec mrcna python3 - "$MRC_SELFTEST_DIR" "$MRC_HOST_B" \
+		"$(mrc_udp_port)" <<'PY' || return 1
+import socket, struct, sys
+sys.path.insert(0, sys.argv[1])
+from mrc_packet import base  # noqa: E402 (wire-format.rst's base header)
+
+UD_SEND, UD_SEND_IMM, GSI_QKEY = 0x30, 0x31, 0x80010000
+
+
+def ud(qkey=GSI_QKEY, payload=b"m" * 256, declared=None, flags=0, rsvd=0,
+       imm=None):
+    declared = len(payload) if declared is None else declared
+    op = UD_SEND if imm is None else UD_SEND_IMM
+    hdr = base(op, flags, dqpn=1, payload_len=declared)
+    hdr += struct.pack(">II", qkey, rsvd)
+    if imm is not None:
+        hdr += struct.pack(">II", imm, 0)
+    return hdr + payload
+
+
+pkts = [
+    ud(qkey=0x12345678),                        # rx_drop_bad_qkey
+    ud(payload=b"x" * 1000),                    # rx_drop_recv_too_small
+    ud(payload=b"t" * 10, declared=256, imm=7),  # rx_drop_ud_trimmed
+    ud(flags=0x01),                             # ACK_REQ: rx_drop_bad_flags
+    ud(payload=b"l" * 10, declared=5000),       # > 4096: rx_drop_bad_length
+    ud(rsvd=1),                                 # rx_drop_reserved_set
+]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for p in pkts:
+    s.sendto(p, (sys.argv[2], int(sys.argv[3])))
+print("sent %d datagrams" % len(pkts))
+PY
+	sleep 2
+	for cnt in "${!want[@]}"; do
+		after=$(counter mrc1 "$cnt")
+		before=${old[$cnt]}
+		echo "$cnt: ${before:-missing} -> ${after:-missing}"
+		[ -n "$before" ] && [ -n "$after" ] &&
+			[ $((after - before)) -eq "${want[$cnt]}" ] || bad=1
+	done
+	return $bad
+}
+ktap_check "bad_datagrams_dropped_and_counted" bad_datagrams_counted
 
 # Every AH and QP the tools made is gone once they exit.
 no_leftovers()
