@@ -12,7 +12,7 @@ command -v rping >/dev/null || ktap_skip_all "needs rdmacm-utils"
 command -v ib_write_bw >/dev/null || ktap_skip_all "needs perftest"
 
 OUT=$(mktemp -d /tmp/mrc-rdma-cm.XXXXXX)
-ktap_begin 8
+ktap_begin 9
 trap 'remove_two_hosts; mrc_cleanup; rm -rf "$OUT"' EXIT
 remove_two_hosts
 make_two_hosts || ktap_skip_all "cannot build the two hosts"
@@ -105,6 +105,24 @@ ucmatose_both_sides()
 	grep -q "return status 0" "$OUT/ucmatose.client"
 }
 ktap_check "ucmatose_20_messages" ucmatose_both_sides
+
+# The same over IPv6: the GRH area then holds the IPv6 header, and the
+# server's reply AH comes from it.
+HOST_A6=2001:db8:2::1
+HOST_B6=2001:db8:2::2
+udaddy_over_ipv6()
+{
+	ip -n mrcna addr add $HOST_A6/64 dev mrcva nodad &&
+	ip -n mrcnb addr add $HOST_B6/64 dev mrcvb nodad &&
+	wait_for 5 ib_has_gid mrc0 "^2001:0db8:0002:0000:0000:0000:0000:0001 RoCE v2" &&
+	wait_for 5 ib_has_gid mrc1 "^2001:0db8:0002:0000:0000:0000:0000:0002 RoCE v2" ||
+		return 1
+	cm_pair udaddy6 300 "udaddy -b $HOST_B6 -C 20" \
+		"udaddy -s $HOST_B6 -b $HOST_A6 -C 20" || return 1
+	grep -q "return status 0" "$OUT/udaddy6.server" &&
+	grep -q "return status 0" "$OUT/udaddy6.client"
+}
+ktap_check "udaddy_over_ipv6" udaddy_over_ipv6
 
 # The datagrams were all accepted: no Q_Key, buffer or trim drops, and the
 # receive queues never ran dry (ib_mad and udaddy post before sending).
