@@ -2,22 +2,29 @@
 /*
  * soft-MRC libibverbs provider: address handles.
  *
- * The plain uverbs commands with no driver data either way: the kernel
- * keeps the address, and a UD send WQE will name the AH by the handle
- * libibverbs stores in ibv_ah.
+ * The kernel keeps the address; its CREATE_AH response carries the handle
+ * (struct mrc_create_ah_resp) that a UD send slot names the AH by.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "mrc.h"
+#include "mrc_fastpath.h"
 
-struct mrc_ah {
-	struct ibv_ah ibv_ah;
+/* CREATE_AH response as the kernel writes it: core field, then ours. */
+struct mrc_create_ah_resp_full {
+	__u32 ah_handle;
+	struct mrc_create_ah_resp drv;
 };
+
+/* The kernel's write() commands put driver data right after the core. */
+_Static_assert(offsetof(struct mrc_create_ah_resp_full, drv) ==
+	       sizeof(struct ib_uverbs_create_ah_resp),
+	       "mrc tail of CREATE_AH is not where driver data starts");
 
 static struct ibv_ah *mrc_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 {
-	struct ib_uverbs_create_ah_resp resp = {};
+	struct mrc_create_ah_resp_full resp = {};
 	struct mrc_ah *ah;
 	int ret;
 
@@ -25,12 +32,22 @@ static struct ibv_ah *mrc_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	if (!ah)
 		return NULL;
 
-	ret = ibv_cmd_create_ah(pd, &ah->ibv_ah, attr, &resp, sizeof(resp));
+	ret = ibv_cmd_create_ah(pd, &ah->ibv_ah, attr,
+				(struct ib_uverbs_create_ah_resp *)&resp,
+				sizeof(resp));
 	if (ret) {
 		free(ah);
 		errno = ret;
 		return NULL;
 	}
+	/* 0 is never a handle: a kernel that wrote none is not ours. */
+	if (!resp.drv.ah_handle) {
+		ibv_cmd_destroy_ah(&ah->ibv_ah);
+		free(ah);
+		errno = EPROTO;
+		return NULL;
+	}
+	ah->kernel_handle = resp.drv.ah_handle;
 	return &ah->ibv_ah;
 }
 

@@ -83,12 +83,14 @@ enum {
 /*
  * Which opcodes a QP type may post. MRC's wire format carries SEND, WRITE,
  * READ and the two atomics, with or without immediate data; there is no
- * SEND_WITH_INV, LOCAL_INV or memory window bind. A UD QP will take
- * SEND and SEND_WITH_IMM once the send WQE carries an address handle.
+ * SEND_WITH_INV, LOCAL_INV or memory window bind. A UD QP sends
+ * datagrams: SEND and SEND_WITH_IMM.
  */
 static bool mrc_send_opcode_valid(enum ibv_qp_type qp_type,
 				  enum ibv_wr_opcode opcode)
 {
+	if (qp_type == IBV_QPT_UD)
+		return opcode == IBV_WR_SEND || opcode == IBV_WR_SEND_WITH_IMM;
 	if (qp_type != IBV_QPT_RC)
 		return false;
 
@@ -151,6 +153,9 @@ static int mrc_check_send_wr(const struct mrc_sq *sq,
 		return EINVAL;
 	if (wr->num_sge && !wr->sg_list)
 		return EINVAL;
+	/* A datagram names its destination. */
+	if (sq->qp_type == IBV_QPT_UD && !wr->wr.ud.ah)
+		return EINVAL;
 
 	/* 64 bits: 32 SGEs of 4 GiB each do not overflow it. */
 	for (i = 0; i < wr->num_sge; i++)
@@ -170,8 +175,8 @@ static int mrc_check_send_wr(const struct mrc_sq *sq,
 }
 
 /* Fills one send slot; the request was checked, so inline data fits. */
-static void mrc_write_send_wqe(void *slot, const struct ibv_send_wr *wr,
-			       uint64_t length)
+static void mrc_write_send_wqe(void *slot, enum ibv_qp_type qp_type,
+			       const struct ibv_send_wr *wr, uint64_t length)
 {
 	struct mrc_send_wqe header = {
 		.wr_id = wr->wr_id,
@@ -192,6 +197,11 @@ static void mrc_write_send_wqe(void *slot, const struct ibv_send_wr *wr,
 		header.compare_add = wr->wr.atomic.compare_add;
 		if (wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP)
 			header.swap = wr->wr.atomic.swap;
+	}
+	if (qp_type == IBV_QPT_UD) {
+		header.ah_handle = mrc_ah_of(wr->wr.ud.ah)->kernel_handle;
+		header.remote_qpn = wr->wr.ud.remote_qpn;
+		header.remote_qkey = wr->wr.ud.remote_qkey;
 	}
 
 	if (wr->send_flags & IBV_SEND_INLINE) {
@@ -256,7 +266,7 @@ int mrc_sq_post(struct mrc_sq *sq, struct ibv_send_wr *wr,
 			break;
 
 		mrc_write_send_wqe(mrc_uring_slot(&sq->ring, sq->ring.index),
-				   wr, length);
+				   sq->qp_type, wr, length);
 		sq->ring.index++;
 		count++;
 	}

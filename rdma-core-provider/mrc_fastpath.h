@@ -12,11 +12,26 @@
 #ifndef MRC_PROVIDER_FASTPATH_H
 #define MRC_PROVIDER_FASTPATH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <infiniband/verbs.h>
 
 #include "mrc_ring.h"
+
+/*
+ * An address handle: the kernel's handle for it (struct
+ * mrc_create_ah_resp) is what a UD send slot names.
+ */
+struct mrc_ah {
+	struct ibv_ah ibv_ah;
+	uint32_t kernel_handle;
+};
+
+static inline struct mrc_ah *mrc_ah_of(struct ibv_ah *ibah)
+{
+	return (struct mrc_ah *)((char *)ibah - offsetof(struct mrc_ah, ibv_ah));
+}
 
 /* A send queue and what the kernel granted for it at QP creation. */
 struct mrc_sq {

@@ -8,9 +8,9 @@
  * tells the kernel to look at the ring. Receives need none: the kernel
  * reads the receive queue when a message arrives.
  *
- * RC only for now. UD needs an address in the send WQE (an mrc-abi.h
- * change); the opcode table in mrc_fastpath.c and the qp_type checks here
- * are where it would come in.
+ * RC and UD. A UD send slot names its destination by the kernel's AH
+ * handle (mrc_ah.c) plus remote QPN and Q_Key; receives are as for RC, the
+ * kernel putting the 40-byte GRH area first.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -215,7 +215,7 @@ static struct ibv_qp *mrc_create_qp(struct ibv_pd *pd,
 	struct mrc_qp *qp;
 	int err;
 
-	if (attr->qp_type != IBV_QPT_RC) {
+	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -268,7 +268,7 @@ static struct ibv_qp *mrc_create_qp_ex(struct ibv_context *ibctx,
 					  IBV_QP_INIT_ATTR_CREATE_FLAGS) ||
 	    (attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS &&
 	     attr->create_flags) ||
-	    attr->qp_type != IBV_QPT_RC) {
+	    (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}

@@ -59,8 +59,9 @@ static int post_one(struct fake_sq *t, struct ibv_send_wr *wr)
 
 static void check_reserved_zero(const struct mrc_send_wqe *wqe)
 {
-	CHECK_EQ(wqe->reserved[0], 0);
-	CHECK_EQ(wqe->reserved[1], 0);
+	/* RC slots leave the UD destination words zero. */
+	CHECK_EQ(wqe->ah_handle, 0);
+	CHECK_EQ(wqe->remote_qpn, 0);
 }
 
 static void sq_send_fills_every_field(void)
@@ -348,20 +349,68 @@ static void sq_refuses_invalid_requests(void)
 	fake_ring_destroy(&t.fake);
 }
 
-/* No opcode is valid on a UD or UC QP until the WQE can carry an address. */
+/* UC is nothing mrc does; UD takes SENDs that name an AH, nothing else. */
 static void sq_refuses_opcodes_of_other_qp_types(void)
 {
+	static const enum ibv_wr_opcode not_ud[] = {
+		IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_RDMA_READ,
+		IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD,
+	};
 	struct ibv_sge sge = { .addr = 0x1000, .length = 8, .lkey = 1 };
 	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1,
 				  .opcode = IBV_WR_SEND };
+	struct mrc_ah ah = { .kernel_handle = 7 };
 	struct fake_sq t;
 
 	fake_sq_init(&t, SQ_SLOTS, 0);
-	t.sq.qp_type = IBV_QPT_UD;
-	CHECK_EQ(post_one(&t, &wr), EINVAL);
 	t.sq.qp_type = IBV_QPT_UC;
 	CHECK_EQ(post_one(&t, &wr), EINVAL);
+	t.sq.qp_type = IBV_QPT_UD;
+	/* A datagram without an address handle goes nowhere. */
+	CHECK_EQ(post_one(&t, &wr), EINVAL);
+	wr.wr.ud.ah = &ah.ibv_ah;
+	for (size_t i = 0; i < sizeof(not_ud) / sizeof(not_ud[0]); i++) {
+		wr.opcode = not_ud[i];
+		CHECK_EQ(post_one(&t, &wr), EINVAL);
+	}
 	CHECK_EQ(fake_producer(&t.fake), 0);
+	fake_ring_destroy(&t.fake);
+}
+
+/* A UD SEND names its destination: the kernel AH handle, QPN, Q_Key. */
+static void sq_ud_send_names_its_destination(void)
+{
+	struct ibv_sge sge = { .addr = 0x1000, .length = 256, .lkey = 0x33 };
+	struct mrc_ah ah = { .kernel_handle = 0xabcdef };
+	struct ibv_send_wr wr = {
+		.wr_id = 42,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND_WITH_IMM,
+		.send_flags = IBV_SEND_SIGNALED,
+		.imm_data = htonl(0x1234),
+	};
+	struct mrc_send_wqe *wqe;
+	struct fake_sq t;
+
+	wr.wr.ud.ah = &ah.ibv_ah;
+	wr.wr.ud.remote_qpn = 0x123456;
+	wr.wr.ud.remote_qkey = 0x80010000;
+	fake_sq_init(&t, SQ_SLOTS, 0);
+	t.sq.qp_type = IBV_QPT_UD;
+	CHECK_EQ(post_one(&t, &wr), 0);
+	wqe = sq_slot(&t, 0);
+	CHECK_EQ(wqe->wr_id, 42);
+	CHECK_EQ(wqe->opcode, IB_UVERBS_WR_SEND_WITH_IMM);
+	CHECK_EQ(wqe->imm_data, htonl(0x1234));
+	CHECK_EQ(wqe->ah_handle, 0xabcdef);
+	CHECK_EQ(wqe->remote_qpn, 0x123456);
+	CHECK_EQ(wqe->remote_qkey, 0x80010000);
+	CHECK_EQ(wqe->remote_addr, 0);
+	CHECK_EQ(wqe->num_sge, 1);
+	CHECK_EQ(wqe->sge[0].length, 256);
+	CHECK_EQ(wqe->sge[0].lkey, 0x33);
+	CHECK_EQ(fake_producer(&t.fake), 1);
 	fake_ring_destroy(&t.fake);
 }
 
@@ -674,6 +723,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(sq_inline_up_to_max_inline_data),
 	KTAP_CASE(sq_refuses_invalid_requests),
 	KTAP_CASE(sq_refuses_opcodes_of_other_qp_types),
+	KTAP_CASE(sq_ud_send_names_its_destination),
 	KTAP_CASE(sq_list_stops_at_bad_wr),
 	KTAP_CASE(sq_full_is_enomem_until_the_kernel_consumes),
 	KTAP_CASE(sq_indices_wrap_at_2_pow_32),

@@ -151,6 +151,11 @@ remove_two_hosts()
 	return 0
 }
 
+tcp_listening_in_b()	# PORT
+{
+	ip netns exec mrcnb ss -Hltn "sport = :$1" | grep -q .
+}
+
 # run_client_server TIMEOUT TOOL ARGS...: TOOL -d mrc1 ARGS runs as server
 # in mrcnb, then TOOL -d mrc0 ARGS as client in mrcna towards it; both must
 # succeed. The output of both is shown as diagnostics.
@@ -160,7 +165,9 @@ run_client_server()
 	shift 2
 	ip netns exec mrcnb timeout "$limit" "$tool" -d mrc1 "$@" >"$out" 2>&1 &
 	spid=$!
-	sleep 1
+	# The verbs examples and perftest listen on TCP port 18515 by default;
+	# on a loaded emulated host a server may take seconds to get there.
+	wait_for 30 tcp_listening_in_b 18515 || echo "the server never listened"
 	ip netns exec mrcna timeout "$limit" "$tool" -d mrc0 "$@" $MRC_HOST_B 2>&1
 	cstatus=$?
 	wait $spid

@@ -145,15 +145,10 @@ ktap_check "rc_pingpong_64k" client_server -g ibv_rc_pingpong -n 10 -s 65536
 ktap_check "srq_pingpong_4_qps" \
 	client_server -g ibv_srq_pingpong -n 100 -q 4 -s 512 -r 64
 
-# UD needs an address in the send WQE, which the ABI does not have yet.
-ud_refused()
-{
-	local out
-	out=$(in_a timeout 30 ibv_ud_pingpong -d mrc0 -g "$GA" -n 1 "$B4" 2>&1)
-	echo "$out"
-	grep -q "Couldn't create QP" <<<"$out"
-}
-ktap_check "ud_qp_refused" ud_refused
+# UD: datagrams through address handles; 512 bytes plus the 40-byte GRH
+# fit the 1024-byte MTU of a 1500-byte veth.
+ktap_check "ud_pingpong" \
+	client_server -g ibv_ud_pingpong -n 100 -s 512
 
 # Killed mid-run, a client must not leave the kernel unhappy: destroying
 # mapped rings with requests outstanding is the provider's exit path too.

@@ -5,6 +5,10 @@
 # policy, transmission, the udp_port parameter beside rdma_rxe, and clean
 # namespace deletion and module unload.
 #
+# Every device also brings up ib_mad's GSI QP (and posts its receive
+# buffers), so the many device creations here take longer under TCG.
+# lab-timeout: 600
+#
 # Two namespaces joined by a veth pair, an mrc device in each:
 #   mrcns-a: mrcta 192.0.2.1/24 2001:db8::1/64  mrc0
 #   mrcns-b: mrctb 192.0.2.2/24 2001:db8::2/64  mrc1

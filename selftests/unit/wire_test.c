@@ -16,7 +16,7 @@ static const u8 all_opcodes[] = {
 	MRC_OP_WRITE, MRC_OP_WRITE_IMM, MRC_OP_SEND, MRC_OP_SEND_IMM,
 	MRC_OP_READ_REQ, MRC_OP_READ_RESP, MRC_OP_ATOMIC_CMP_SWAP,
 	MRC_OP_ATOMIC_FETCH_ADD, MRC_OP_ATOMIC_RESP, MRC_OP_ACK, MRC_OP_NAK,
-	MRC_OP_PROBE, MRC_OP_PROBE_REPLY,
+	MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_UD_SEND, MRC_OP_UD_SEND_IMM,
 };
 
 #define N_OPCODES (sizeof(all_opcodes) / sizeof(all_opcodes[0]))
@@ -83,6 +83,9 @@ static struct mrc_pkt sample(u8 opcode, u16 plen)
 	p.hdr.psn = 0xfffffe;
 	p.hdr.ev = 0xdeadbeef;
 	p.hdr.ts = 0xfedcba98;
+	/* A datagram is one packet of at most MRC_UD_MAX_PAYLOAD bytes. */
+	if (mrc_opcode_ext(opcode) & MRC_EXT_DETH && plen > MRC_UD_MAX_PAYLOAD)
+		plen = MRC_UD_MAX_PAYLOAD;
 	if (mrc_opcode_has_payload(opcode))
 		p.hdr.payload_len = plen;
 
@@ -96,6 +99,13 @@ static struct mrc_pkt sample(u8 opcode, u16 plen)
 	case MRC_OP_WRITE_IMM:
 	case MRC_OP_SEND_IMM:
 		p.imm = 0x89abcdef;
+		break;
+	case MRC_OP_UD_SEND_IMM:
+		p.imm = 0x89abcdef;
+		p.qkey = 0x80010000;
+		break;
+	case MRC_OP_UD_SEND:
+		p.qkey = 0xffffffff;
 		break;
 	case MRC_OP_READ_REQ:
 		p.msgh.offset = 0x40000000;
@@ -191,6 +201,7 @@ static void check_same(const struct mrc_pkt *a, const struct mrc_pkt *b)
 	CHECK_EQ(a->probe.id, b->probe.id);
 	CHECK_EQ(a->probe.ts, b->probe.ts);
 	CHECK_EQ(a->probe.ev, b->probe.ev);
+	CHECK_EQ(a->qkey, b->qkey);
 }
 
 static void check_bytes(const u8 *got, const u8 *want, size_t len)
@@ -215,7 +226,8 @@ static void header_lengths_match_the_tables(void)
 		{ MRC_OP_ATOMIC_CMP_SWAP, 76 }, { MRC_OP_ATOMIC_FETCH_ADD, 76 },
 		{ MRC_OP_ATOMIC_RESP, 52 }, { MRC_OP_ACK, 56 },
 		{ MRC_OP_NAK, 56 }, { MRC_OP_PROBE, 48 },
-		{ MRC_OP_PROBE_REPLY, 48 },
+		{ MRC_OP_PROBE_REPLY, 48 }, { MRC_OP_UD_SEND, 40 },
+		{ MRC_OP_UD_SEND_IMM, 48 },
 	};
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
@@ -257,7 +269,7 @@ static void opcode_table(void)
 		}
 		valid += listed;
 	}
-	CHECK_EQ(valid, 13);
+	CHECK_EQ(valid, 15);
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_ATOMIC_FETCH_ADD),
 		      "ATOMIC_FETCH_ADD"));
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_PROBE_REPLY), "PROBE_REPLY"));
@@ -276,6 +288,11 @@ static void opcode_table(void)
 	CHECK_EQ(MRC_OP_NAK, 0x11);
 	CHECK_EQ(MRC_OP_PROBE, 0x20);
 	CHECK_EQ(MRC_OP_PROBE_REPLY, 0x21);
+	CHECK_EQ(MRC_OP_UD_SEND, 0x30);
+	CHECK_EQ(MRC_OP_UD_SEND_IMM, 0x31);
+	CHECK(mrc_opcode_has_payload(MRC_OP_UD_SEND));
+	CHECK(mrc_opcode_has_payload(MRC_OP_UD_SEND_IMM));
+	CHECK(!strcmp(mrc_opcode_name(MRC_OP_UD_SEND_IMM), "UD_SEND_IMM"));
 }
 
 static void roundtrip_every_opcode(void)
@@ -607,6 +624,13 @@ static void reserved_mask(u8 op, u8 *mask, size_t hlen)
 	case MRC_OP_PROBE_REPLY:
 		memset(e + 12, 0xff, 4);
 		break;
+	case MRC_OP_UD_SEND:
+		memset(e + 4, 0xff, 4);		/* DETH reserved */
+		break;
+	case MRC_OP_UD_SEND_IMM:
+		memset(e + 4, 0xff, 4);		/* DETH reserved */
+		memset(e + 12, 0xff, 4);	/* IMM reserved */
+		break;
 	}
 }
 
@@ -703,7 +727,7 @@ static void unknown_opcodes_are_rejected(void)
 		CHECK_EQ(mrc_pkt_check(&p), MRC_DROP_BAD_OPCODE);
 		rejected++;
 	}
-	CHECK_EQ(rejected, 256 - 13);
+	CHECK_EQ(rejected, 256 - (int)N_OPCODES);
 }
 
 /* The base flags each opcode may carry, from wire-format.rst. */
@@ -722,6 +746,9 @@ static u8 allowed_flags(u8 op)
 	case MRC_OP_ATOMIC_FETCH_ADD:
 	case MRC_OP_ATOMIC_RESP:
 		return 0x05;	/* ACK_REQ, RETRANSMIT */
+	case MRC_OP_UD_SEND:
+	case MRC_OP_UD_SEND_IMM:
+		return 0x0a;	/* SOLICITED, TRIMMED */
 	default:
 		return 0;
 	}
@@ -1230,7 +1257,8 @@ static void fuzz_mutated_packets(void)
 
 		if (p.hdr.opcode == MRC_OP_ACK || p.hdr.opcode == MRC_OP_NAK)
 			p.ack.sack_words = (u8)rng_below(5);
-		if (mrc_opcode_has_payload(p.hdr.opcode))
+		if (mrc_opcode_ext(p.hdr.opcode) & MRC_EXT_MSGH &&
+		    mrc_opcode_has_payload(p.hdr.opcode))
 			p.msgh.offset = rng_below(p.msgh.length -
 						  p.hdr.payload_len + 1);
 		olen = build(orig, sizeof(orig), &p, p.hdr.payload_len);
@@ -1282,6 +1310,91 @@ static void fuzz_mutated_packets(void)
 	CHECK(rejected > 10000);
 }
 
+/* A datagram with immediate, byte by byte from wire-format.rst. */
+static void golden_ud_send_imm(void)
+{
+	static const u8 want[48] = {
+		0x10, 0x31, 0x02, 0x00,		/* version, UD_SEND_IMM, SOL */
+		0x00, 0x00, 0x00, 0x01,		/* dqpn 1 (GSI) */
+		0x00, 0x12, 0x34, 0x56,		/* sqpn */
+		0x00, 0x00, 0x00, 0x07,		/* psn */
+		0x00, 0x00, 0xc0, 0x01,		/* ev */
+		0x11, 0x22, 0x33, 0x44,		/* ts */
+		0x01, 0x00, 0x00, 0x00,		/* payload 256, reserved */
+		0x00, 0x00, 0x00, 0x00,
+		0x80, 0x01, 0x00, 0x00,		/* DETH: Q_Key */
+		0x00, 0x00, 0x00, 0x00,		/* DETH: reserved */
+		0xca, 0xfe, 0xf0, 0x0d,		/* immediate */
+		0x00, 0x00, 0x00, 0x00,
+	};
+	struct mrc_pkt p, d;
+	u8 buf[48 + 256];
+
+	memset(&p, 0, sizeof(p));
+	p.hdr.opcode = MRC_OP_UD_SEND_IMM;
+	p.hdr.flags = MRC_F_SOLICITED;
+	p.hdr.dqpn = 1;
+	p.hdr.sqpn = 0x123456;
+	p.hdr.psn = 7;
+	p.hdr.ev = 0xc001;
+	p.hdr.ts = 0x11223344;
+	p.hdr.payload_len = 256;
+	p.qkey = 0x80010000;
+	p.imm = 0xcafef00d;
+	CHECK_EQ(mrc_encode(buf, sizeof(buf), &p), 48);
+	check_bytes(buf, want, sizeof(want));
+	memset(buf + 48, 0x5a, 256);
+	CHECK_EQ(decode_exact(buf, sizeof(buf), &d), 0);
+	CHECK_EQ(d.qkey, 0x80010000);
+	CHECK_EQ(d.imm, 0xcafef00d);
+	CHECK_EQ(d.hdr.dqpn, 1);
+	CHECK_EQ(d.hdr.sqpn, 0x123456);
+	CHECK_EQ(d.payload_off, 48);
+	CHECK_EQ(d.payload_present, 256);
+	CHECK(!d.trimmed);
+	/* No message header: the UD packet has no MSN, offset or length. */
+	CHECK_EQ(d.ext, MRC_EXT_DETH | MRC_EXT_IMM);
+	CHECK_EQ(d.msgh.length, 0);
+
+	/* Plain UD_SEND: DETH right after the base header, no immediate. */
+	p.hdr.opcode = MRC_OP_UD_SEND;
+	p.hdr.flags = 0;
+	p.qkey = 0x01234567;
+	CHECK_EQ(mrc_encode(buf, sizeof(buf), &p), 40);
+	CHECK_EQ(buf[1], 0x31 - 1);
+	CHECK_EQ(mrc_get_be32(buf + 32), 0x01234567);
+	CHECK_EQ(mrc_get_be32(buf + 36), 0);
+}
+
+/* A datagram is one packet: its payload is at most MRC_UD_MAX_PAYLOAD. */
+static void ud_payload_limit(void)
+{
+	struct mrc_pkt p, d;
+
+	p = sample(MRC_OP_UD_SEND, 4096);
+	CHECK_EQ(p.hdr.payload_len, MRC_UD_MAX_PAYLOAD);
+	CHECK_EQ(try(&p, 4096, &d), 0);
+	CHECK(!d.trimmed);
+	p.hdr.payload_len = MRC_UD_MAX_PAYLOAD + 1;
+	CHECK_EQ(mrc_pkt_check(&p), MRC_DROP_BAD_LENGTH);
+	CHECK_EQ(try(&p, MRC_UD_MAX_PAYLOAD + 1, &d),
+		 drop(MRC_DROP_BAD_LENGTH));
+	/* An empty datagram is valid. */
+	p = sample(MRC_OP_UD_SEND_IMM, 0);
+	CHECK_EQ(try(&p, 0, &d), 0);
+	CHECK(!d.trimmed);
+	/* Cut by a switch: decoded, marked trimmed (the QP drops it). */
+	p = sample(MRC_OP_UD_SEND_IMM, 1000);
+	CHECK_EQ(try(&p, 10, &d), 0);
+	CHECK(d.trimmed);
+	/* Datagrams are never acknowledged nor retransmitted. */
+	p = sample(MRC_OP_UD_SEND, 8);
+	p.hdr.flags = MRC_F_ACK_REQ;
+	CHECK_EQ(mrc_pkt_check(&p), MRC_DROP_BAD_FLAGS);
+	p.hdr.flags = MRC_F_RETRANSMIT;
+	CHECK_EQ(mrc_pkt_check(&p), MRC_DROP_BAD_FLAGS);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(header_lengths_match_the_tables),
 	KTAP_CASE(opcode_table),
@@ -1299,6 +1412,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(message_bounds),
 	KTAP_CASE(ack_rules),
 	KTAP_CASE(trimmed_detection),
+	KTAP_CASE(golden_ud_send_imm),
+	KTAP_CASE(ud_payload_limit),
 	KTAP_CASE(encode_refuses_small_buffers),
 	KTAP_CASE(sack_bit_helpers),
 	KTAP_CASE(sack_example_of_the_documentation),

@@ -18,7 +18,7 @@
  * Bumped whenever a structure below changes incompatibly. The kernel reports
  * it as the device's uverbs ABI version; the provider refuses any other.
  */
-#define MRC_UVERBS_ABI_VERSION 1
+#define MRC_UVERBS_ABI_VERSION 2
 
 /* Device names start with this; libibverbs matches the provider by it. */
 #define MRC_DEVICE_NAME_PREFIX "mrc"
@@ -73,6 +73,12 @@ struct mrc_sge {
  * <rdma/ib_user_verbs.h>; send_flags the IB_SEND_* bits of the kernel's
  * verbs, which equal libibverbs' IBV_SEND_*. With IB_SEND_INLINE the data
  * (inline_len bytes) sits where the SGEs would, and num_sge is 0.
+ *
+ * A UD QP's slot (SEND and SEND_WITH_IMM only) names its destination:
+ * ah_handle is what CREATE_AH returned in struct mrc_create_ah_resp for an
+ * AH of the QP's PD, remote_qpn the destination QP, remote_qkey its Q_Key
+ * (one with bit 31 set means the sending QP's own Q_Key). RC slots leave
+ * ah_handle and remote_qpn zero.
  */
 struct mrc_send_wqe {
 	__aligned_u64 wr_id;
@@ -81,11 +87,15 @@ struct mrc_send_wqe {
 	__be32 imm_data;	/* or invalidate rkey, per opcode */
 	__u32 num_sge;
 	__u32 inline_len;
-	__u32 rkey;		/* RDMA and atomic operations */
+	union {
+		__u32 rkey;		/* RDMA and atomic operations */
+		__u32 remote_qkey;	/* UD */
+	};
 	__aligned_u64 remote_addr;
 	__aligned_u64 compare_add;	/* atomic compare, or add value */
 	__aligned_u64 swap;
-	__u32 reserved[2];
+	__u32 ah_handle;	/* UD */
+	__u32 remote_qpn;	/* UD */
 	struct mrc_sge sge[];
 };
 
@@ -114,6 +124,16 @@ struct mrc_create_qp_resp {
 
 struct mrc_create_srq_resp {
 	struct mrc_ring_info rq;
+};
+
+/*
+ * Driver-private tail of the CREATE_AH response: the handle a UD send slot
+ * names the AH by. Handles are per device, never 0, and the kernel checks
+ * that the AH belongs to the sending QP's protection domain.
+ */
+struct mrc_create_ah_resp {
+	__u32 ah_handle;
+	__u32 reserved;
 };
 
 #endif /* MRC_ABI_USER_H */

@@ -98,6 +98,11 @@ struct mrc_dev {
 	struct xarray qps;		/* QPN -> mrc_qp; RCU lookups */
 	u32 next_qpn;			/* xa_alloc_cyclic's cursor */
 
+	/* Address handles (mrc_ah.c): handle -> mrc_ah, under xa_lock. */
+	struct xarray ahs;
+	u32 next_ah;
+	atomic_t num_ahs;
+
 	/* Transport (mrc_net.c, mrc_stats.c). */
 	struct mrc_net *mnet;		/* netns state; NULL outside init..exit */
 	struct list_head net_node;	/* on mnet->devs (RCU) */
@@ -145,6 +150,7 @@ extern const struct ib_device_ops mrc_cq_ops;
 extern const struct ib_device_ops mrc_qp_ops;
 extern const struct ib_device_ops mrc_srq_ops;
 extern const struct ib_device_ops mrc_mr_ops;
+extern const struct ib_device_ops mrc_ah_ops;
 
 /* mrc_main.c */
 void mrc_dev_mark_dead(struct mrc_dev *mdev);

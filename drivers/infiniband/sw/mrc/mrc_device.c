@@ -41,6 +41,7 @@ static void mrc_init_device_attr(struct mrc_dev *mdev)
 	attr->max_srq_wr = MRC_MAX_SRQ_WR;
 	attr->max_srq_sge = MRC_MAX_SRQ_SGE;
 	attr->max_pkeys = MRC_PORT_PKEY_TABLE_LEN;
+	attr->max_ah = MRC_MAX_AH;
 	/* `rdma link delete` is how users remove a soft device. */
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
@@ -93,6 +94,7 @@ static const struct ib_device_ops *const mrc_ops_tables[] = {
 	&mrc_qp_ops,
 	&mrc_srq_ops,
 	&mrc_mr_ops,
+	&mrc_ah_ops,
 	&mrc_stats_ops,
 };
 
@@ -110,6 +112,8 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 	atomic_set(&mdev->num_srqs, 0);
 	atomic_set(&mdev->num_qps, 0);
 	xa_init_flags(&mdev->qps, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	atomic_set(&mdev->num_ahs, 0);
+	xa_init_flags(&mdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	mrc_init_device_attr(mdev);
 
 	strscpy(ibdev->node_desc, "soft-MRC", sizeof(ibdev->node_desc));

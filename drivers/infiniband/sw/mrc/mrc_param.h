@@ -33,13 +33,21 @@
 #define MRC_MAX_CQE			0xffff	/* a ring of 64 Ki slots */
 
 #define MRC_MAX_QP			0x10000
-/* QPN 0 and 1 are IB's SMI and GSI; queue pairs start above them. */
+/*
+ * QPN 0 and 1 are IB's SMI and GSI (the GSI QP of ib_mad is QPN 1);
+ * other queue pairs start above them.
+ */
+#define MRC_GSI_QPN			1
 #define MRC_MIN_QPN			16
 #define MRC_MAX_QPN			0xffffff
 #define MRC_MAX_QP_WR			0x4000
 #define MRC_MAX_SGE			32
 #define MRC_MAX_INLINE_DATA		512
 #define MRC_MAX_RD_ATOMIC		128
+
+/* Address handles; handles run over a wider space than live AHs. */
+#define MRC_MAX_AH			0x10000
+#define MRC_MAX_AH_HANDLE		0xffffff
 
 #define MRC_MAX_SRQ			0x4000
 #define MRC_MAX_SRQ_WR			0x4000

@@ -12,6 +12,7 @@
 #include <rdma/mrc-abi.h>
 
 #include "mrc.h"
+#include "mrc_ah.h"
 #include "mrc_cq.h"
 #include "mrc_net.h"
 #include "mrc_psn.h"
@@ -74,6 +75,32 @@ static u32 mrc_recv_slot_size(const struct ib_qp_cap *cap)
 				  sizeof(struct mrc_sge));
 }
 
+/* RC QPs get a requester and a responder, datagram QPs neither. */
+static int mrc_qp_init_engines(struct mrc_qp *qp)
+{
+	int err;
+
+	if (mrc_qp_is_ud(qp))
+		return mrc_ud_init(qp);
+	err = mrc_req_init(qp);
+	if (err)
+		return err;
+	err = mrc_resp_init(qp);
+	if (err)
+		mrc_req_cleanup(qp);
+	return err;
+}
+
+static void mrc_qp_cleanup_engines(struct mrc_qp *qp)
+{
+	if (mrc_qp_is_ud(qp)) {
+		mrc_ud_cleanup(qp);
+		return;
+	}
+	mrc_req_cleanup(qp);
+	mrc_resp_cleanup(qp);
+}
+
 static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			 struct ib_udata *udata)
 {
@@ -85,8 +112,18 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	u32 slot, qpn;
 	int err;
 
-	if (init->qp_type != IB_QPT_RC)
+	switch (init->qp_type) {
+	case IB_QPT_RC:
+	case IB_QPT_UD:
+		break;
+	case IB_QPT_GSI:
+		/* ib_mad's QP1, one per port; never a user's. */
+		if (udata || init->port_num != 1)
+			return -EINVAL;
+		break;
+	default:
 		return -EOPNOTSUPP;
+	}
 	if (init->create_flags)
 		return -EOPNOTSUPP;
 	err = mrc_check_qp_caps(init);
@@ -141,19 +178,21 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		cap->max_recv_sge = 0;
 	}
 
-	err = mrc_req_init(qp);
+	err = mrc_qp_init_engines(qp);
 	if (err)
 		goto err_rq;
-	err = mrc_resp_init(qp);
-	if (err)
-		goto err_req;
 
 	/* Reserve the QPN now; the QP becomes visible once complete. */
-	err = xa_alloc_cyclic_irq(&mdev->qps, &qpn, NULL,
-				  XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
-				  &mdev->next_qpn, GFP_KERNEL);
+	if (init->qp_type == IB_QPT_GSI) {
+		qpn = MRC_GSI_QPN;
+		err = xa_insert_irq(&mdev->qps, qpn, NULL, GFP_KERNEL);
+	} else {
+		err = xa_alloc_cyclic_irq(&mdev->qps, &qpn, NULL,
+					  XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
+					  &mdev->next_qpn, GFP_KERNEL);
+	}
 	if (err < 0)
-		goto err_resp;
+		goto err_engines;
 	ibqp->qp_num = qpn;
 
 	if (udata) {
@@ -166,10 +205,8 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 err_qpn:
 	xa_erase_irq(&mdev->qps, qpn);
-err_resp:
-	mrc_resp_cleanup(qp);
-err_req:
-	mrc_req_cleanup(qp);
+err_engines:
+	mrc_qp_cleanup_engines(qp);
 err_rq:
 	mrc_ring_destroy(&qp->rq);
 err_sq:
@@ -335,8 +372,9 @@ static int mrc_check_av(struct mrc_dev *mdev, const struct rdma_ah_attr *av)
 	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 	 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
 
+/* ib_modify_qp_is_ok() allows IB_QP_QKEY for UD and GSI QPs only. */
 #define MRC_QP_UNSUPPORTED_MASK \
-	(IB_QP_CAP | IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE | IB_QP_QKEY)
+	(IB_QP_CAP | IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE)
 
 static int mrc_check_qp_attr(struct mrc_dev *mdev, struct ib_qp_attr *attr,
 			     int mask)
@@ -414,6 +452,17 @@ static void mrc_apply_qp_attr(struct mrc_qp *qp, struct ib_qp_attr *attr,
 		qp->sq_psn = attr->sq_psn;
 	if (mask & IB_QP_RQ_PSN)
 		qp->rq_psn = attr->rq_psn;
+	if (mask & IB_QP_QKEY)
+		qp->qkey = attr->qkey;
+}
+
+/* Something to send: wake the QP type's send engine. */
+static void mrc_qp_kick(struct mrc_qp *qp)
+{
+	if (mrc_qp_is_ud(qp))
+		mrc_ud_kick(qp);
+	else
+		mrc_req_kick(qp);
 }
 
 static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
@@ -449,10 +498,11 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	mrc_apply_qp_attr(qp, attr, mask);
 	if (mask & IB_QP_STATE && next != qp->state) {
 		if (cur == IB_QPS_RTR && next == IB_QPS_RTS) {
-			mrc_req_start(qp);
+			if (!mrc_qp_is_ud(qp))
+				mrc_req_start(qp);
 			kick = true;
 		}
-		if (next == IB_QPS_RTR)
+		if (next == IB_QPS_RTR && !mrc_qp_is_ud(qp))
 			mrc_resp_start(qp);
 		qp->state = next;
 		if (next == IB_QPS_RESET) {
@@ -472,7 +522,7 @@ out:
 	if (sq_drained)
 		mrc_qp_event(qp, IB_EVENT_SQ_DRAINED);
 	if (kick)
-		mrc_req_kick(qp);
+		mrc_qp_kick(qp);
 	return err;
 }
 
@@ -500,6 +550,7 @@ static int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	attr->min_rnr_timer = qp->min_rnr_timer;
 	attr->max_rd_atomic = qp->max_rd_atomic;
 	attr->max_dest_rd_atomic = qp->max_dest_rd_atomic;
+	attr->qkey = qp->qkey;
 	attr->port_num = 1;
 	attr->sq_draining = 0;
 
@@ -536,8 +587,7 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_qp_put(qp);
 	wait_for_completion(&qp->unreferenced);
 
-	mrc_req_cleanup(qp);
-	mrc_resp_cleanup(qp);
+	mrc_qp_cleanup_engines(qp);
 	mrc_ring_destroy(&qp->rq);
 	mrc_ring_destroy(&qp->sq);
 	atomic_dec(&mdev->num_qps);
@@ -567,7 +617,7 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
 	struct mrc_send_wqe *wqe = mrc_ring_slot(&qp->sq, index);
 	u32 i, inline_len = 0;
 
-	if (!mrc_rc_send_opcode_ok(wr->opcode))
+	if (!mrc_qp_is_ud(qp) && !mrc_rc_send_opcode_ok(wr->opcode))
 		return -EINVAL;
 	if (wr->send_flags & IB_SEND_INLINE) {
 		for (i = 0; i < wr->num_sge; i++)
@@ -600,6 +650,14 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
 	default:
 		break;
 	}
+	/*
+	 * A datagram needs its destination, except in ERR, where the request
+	 * is only flushed: ib_drain_sq() posts an RDMA WRITE to any QP type
+	 * and waits for its flush completion.
+	 */
+	if (mrc_qp_is_ud(qp) && qp->state != IB_QPS_ERR &&
+	    mrc_ud_fill_wqe(wqe, wr))
+		return -EINVAL;
 
 	if (wr->send_flags & IB_SEND_INLINE) {
 		u8 *dst = (u8 *)wqe->sge;
@@ -666,7 +724,7 @@ static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (kick)
-		mrc_req_kick(qp);
+		mrc_qp_kick(qp);
 	return err;
 }
 

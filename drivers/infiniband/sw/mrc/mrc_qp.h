@@ -31,6 +31,7 @@
 #include "mrc_req.h"
 #include "mrc_resp.h"
 #include "mrc_ring.h"
+#include "mrc_ud.h"
 
 struct mrc_cq;
 struct mrc_srq;
@@ -80,14 +81,23 @@ struct mrc_qp {
 	u8 min_rnr_timer;
 	u8 max_rd_atomic;
 	u8 max_dest_rd_atomic;
+	u32 qkey;			/* UD and GSI */
 
+	/* RC: requester and responder. UD and GSI: the datagram state. */
 	struct mrc_req_state req;	/* mrc_req.c */
 	struct mrc_resp_state resp;	/* mrc_resp.c */
+	struct mrc_ud_state ud;		/* mrc_ud.c */
 };
 
 static inline struct mrc_qp *to_mrc_qp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct mrc_qp, ibqp);
+}
+
+/* A datagram QP (UD or GSI), which has no requester nor responder. */
+static inline bool mrc_qp_is_ud(const struct mrc_qp *qp)
+{
+	return mrc_qp_type_is_ud(qp->ibqp.qp_type);
 }
 
 /*

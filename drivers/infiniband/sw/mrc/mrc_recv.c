@@ -11,16 +11,32 @@
 #include "mrc_qp.h"
 #include "mrc_stats.h"
 
+static bool mrc_opcode_is_datagram(u8 opcode)
+{
+	return opcode == MRC_OP_UD_SEND || opcode == MRC_OP_UD_SEND_IMM;
+}
+
 /*
- * Requests go to the QP's responder (mrc_resp.c), responses to its
- * requester (mrc_req.c); each checks the QP's state and peer under
- * qp->lock. Neither keeps @skb: it is freed here once they return.
+ * Datagrams go to UD and GSI QPs (mrc_ud.c), and only there. Requests go
+ * to an RC QP's responder (mrc_resp.c), responses to its requester
+ * (mrc_req.c); each checks the QP's state and peer under qp->lock. None
+ * keeps @skb: it is freed here once they return.
  */
 static void mrc_rcv_qp(struct mrc_qp *qp, struct sk_buff *skb,
 		       const struct mrc_pkt *pkt,
 		       const struct mrc_rx_meta *meta)
 {
+	if (mrc_qp_is_ud(qp) != mrc_opcode_is_datagram(pkt->hdr.opcode)) {
+		mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
+			      MRC_CNT_RX_DROP_QP_STATE);
+		kfree_skb(skb);
+		return;
+	}
 	switch (pkt->hdr.opcode) {
+	case MRC_OP_UD_SEND:
+	case MRC_OP_UD_SEND_IMM:
+		mrc_ud_rcv(qp, skb, pkt, meta);
+		break;
 	case MRC_OP_WRITE:
 	case MRC_OP_WRITE_IMM:
 	case MRC_OP_SEND:

@@ -35,6 +35,10 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_DUPLICATES].name		= "duplicates",
 	[MRC_CNT_TIMEOUTS].name			= "timeouts",
 	[MRC_CNT_TRIMS].name			= "trims",
+	[MRC_CNT_RX_DROP_BAD_QKEY].name		= "rx_drop_bad_qkey",
+	[MRC_CNT_RX_DROP_NO_RECV].name		= "rx_drop_no_recv",
+	[MRC_CNT_RX_DROP_RECV_TOO_SMALL].name	= "rx_drop_recv_too_small",
+	[MRC_CNT_RX_DROP_UD_TRIMMED].name	= "rx_drop_ud_trimmed",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

@@ -42,6 +42,11 @@ enum mrc_counter {
 	MRC_CNT_DUPLICATES,
 	MRC_CNT_TIMEOUTS,
 	MRC_CNT_TRIMS,
+	/* Datagrams (mrc_ud.c) a UD or GSI QP refused. */
+	MRC_CNT_RX_DROP_BAD_QKEY,	/* Q_Key is not the QP's */
+	MRC_CNT_RX_DROP_NO_RECV,	/* no receive posted */
+	MRC_CNT_RX_DROP_RECV_TOO_SMALL,	/* GRH + payload exceed the buffer */
+	MRC_CNT_RX_DROP_UD_TRIMMED,	/* cut by a switch */
 	MRC_CNT_NUM
 };
 

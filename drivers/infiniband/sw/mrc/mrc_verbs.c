@@ -176,6 +176,8 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	WARN_ON(atomic_read(&mdev->num_srqs));
 	WARN_ON(!xa_empty(&mdev->qps));
 	xa_destroy(&mdev->qps);
+	WARN_ON(!xa_empty(&mdev->ahs));
+	xa_destroy(&mdev->ahs);
 	mrc_mr_table_cleanup(mdev);
 	mrc_profile_table_destroy(mdev);
 	mrc_net_dev_exit(mdev);

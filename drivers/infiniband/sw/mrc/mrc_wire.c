@@ -24,7 +24,10 @@ struct mrc_opcode_info {
 #define MRC_F_DATA	(MRC_F_ACK_REQ | MRC_F_RETRANSMIT | MRC_F_TRIMMED)
 #define MRC_F_REQ	(MRC_F_ACK_REQ | MRC_F_RETRANSMIT)
 
-static const struct mrc_opcode_info mrc_opcodes[MRC_OP_PROBE_REPLY + 1] = {
+/* A datagram is never retransmitted nor acknowledged: no ACK_REQ. */
+#define MRC_F_UD	(MRC_F_SOLICITED | MRC_F_TRIMMED)
+
+static const struct mrc_opcode_info mrc_opcodes[MRC_OP_MAX + 1] = {
 	[MRC_OP_WRITE] = {
 		"WRITE", MRC_EXT_MSGH | MRC_EXT_RADDR, MRC_F_DATA, true },
 	[MRC_OP_WRITE_IMM] = {
@@ -52,6 +55,9 @@ static const struct mrc_opcode_info mrc_opcodes[MRC_OP_PROBE_REPLY + 1] = {
 	[MRC_OP_NAK] = { "NAK", MRC_EXT_ACK, 0, false },
 	[MRC_OP_PROBE] = { "PROBE", MRC_EXT_PROBE, 0, false },
 	[MRC_OP_PROBE_REPLY] = { "PROBE_REPLY", MRC_EXT_PROBE, 0, false },
+	[MRC_OP_UD_SEND] = { "UD_SEND", MRC_EXT_DETH, MRC_F_UD, true },
+	[MRC_OP_UD_SEND_IMM] = {
+		"UD_SEND_IMM", MRC_EXT_DETH | MRC_EXT_IMM, MRC_F_UD, true },
 };
 
 static const char * const mrc_drop_reason_names[MRC_DROP_REASON_COUNT] = {
@@ -69,7 +75,7 @@ static const char * const mrc_drop_reason_names[MRC_DROP_REASON_COUNT] = {
 
 static const struct mrc_opcode_info *mrc_opcode_info(u8 opcode)
 {
-	if (opcode > MRC_OP_PROBE_REPLY || !mrc_opcodes[opcode].name)
+	if (opcode > MRC_OP_MAX || !mrc_opcodes[opcode].name)
 		return NULL;
 	return &mrc_opcodes[opcode];
 }
@@ -79,6 +85,8 @@ static size_t mrc_ext_len(u32 ext)
 {
 	size_t len = 0;
 
+	if (ext & MRC_EXT_DETH)
+		len += MRC_DETH_LEN;
 	if (ext & MRC_EXT_MSGH)
 		len += MRC_MSGH_LEN;
 	if (ext & MRC_EXT_RADDR)
@@ -262,6 +270,8 @@ enum mrc_drop_reason mrc_pkt_check(const struct mrc_pkt *pkt)
 		return MRC_DROP_RESERVED_SET;
 	if (!info->payload && h->payload_len != 0)
 		return MRC_DROP_BAD_LENGTH;
+	if (info->ext & MRC_EXT_DETH && h->payload_len > MRC_UD_MAX_PAYLOAD)
+		return MRC_DROP_BAD_LENGTH;
 	if (info->ext & MRC_EXT_MSGH)
 		return mrc_check_msgh(pkt, info);
 	if (info->ext & MRC_EXT_ACK)
@@ -341,6 +351,10 @@ int mrc_encode(u8 *buf, size_t buflen, const struct mrc_pkt *pkt)
 	p = mrc_wr8(p, 0);
 	p = mrc_wr32(p, 0);
 
+	if (ext & MRC_EXT_DETH) {
+		p = mrc_wr32(p, pkt->qkey);
+		p = mrc_wr32(p, 0);
+	}
 	if (ext & MRC_EXT_MSGH) {
 		p = mrc_wr32(p, pkt->msgh.msn);
 		p = mrc_wr32(p, pkt->msgh.offset);
@@ -400,6 +414,11 @@ static enum mrc_drop_reason mrc_decode_ext(const u8 *p, u32 ext,
 	u32 rsvd = 0, v;
 	u32 i;
 
+	if (ext & MRC_EXT_DETH) {
+		p = mrc_rd32(p, &pkt->qkey);
+		p = mrc_rd32(p, &v);
+		rsvd |= v;
+	}
 	if (ext & MRC_EXT_MSGH) {
 		p = mrc_rd32(p, &pkt->msgh.msn);
 		p = mrc_rd32(p, &pkt->msgh.offset);

@@ -28,6 +28,7 @@
 #define MRC_ORIG_LEN		8	/* original value */
 #define MRC_ACK_FIXED_LEN	24	/* ACK/NAK header without SACK words */
 #define MRC_PROBE_LEN		16
+#define MRC_DETH_LEN		8	/* Q_Key, reserved */
 #define MRC_SACK_WORD_LEN	8
 
 #define MRC_SACK_MAX_WORDS	4
@@ -47,6 +48,11 @@
 
 /* Largest message length (and end of a READ range) the wire allows. */
 #define MRC_MAX_MSG_LEN		0x80000000u
+/*
+ * A datagram (UD_SEND*) is one packet: its payload is at most the largest
+ * path MTU, whatever the sender's QP was given.
+ */
+#define MRC_UD_MAX_PAYLOAD	4096
 /* Atomic operations act on exactly 8 bytes. */
 #define MRC_ATOMIC_OPERAND_LEN	8
 
@@ -71,6 +77,9 @@ enum mrc_opcode {
 	MRC_OP_NAK		= 0x11,
 	MRC_OP_PROBE		= 0x20,
 	MRC_OP_PROBE_REPLY	= 0x21,
+	MRC_OP_UD_SEND		= 0x30,	/* a datagram of a UD or GSI QP */
+	MRC_OP_UD_SEND_IMM	= 0x31,
+	MRC_OP_MAX		= MRC_OP_UD_SEND_IMM,
 };
 
 /* Base header flags (byte 2). */
@@ -97,7 +106,8 @@ enum mrc_syndrome {
 };
 
 /*
- * Extension header parts, in the order they follow the base header. Each
+ * Extension header parts, in the order they follow the base header, except
+ * MRC_EXT_DETH (the datagram header), which comes first. Each
  * opcode's extension header is a fixed sequence of them (mrc_opcode_ext()).
  */
 #define MRC_EXT_MSGH		0x01
@@ -107,6 +117,7 @@ enum mrc_syndrome {
 #define MRC_EXT_ORIG		0x10
 #define MRC_EXT_ACK		0x20
 #define MRC_EXT_PROBE		0x40
+#define MRC_EXT_DETH		0x80	/* first on the wire, see below */
 
 /*
  * Why mrc_decode() refused a packet. mrc_decode() returns the negated
@@ -237,6 +248,8 @@ struct mrc_probe {
  * @orig: MRC_EXT_ORIG: original value at the atomic's address
  * @ack: MRC_EXT_ACK
  * @probe: MRC_EXT_PROBE
+ * @qkey: MRC_EXT_DETH: the Q_Key the sender resolved for the datagram; the
+ *	receiving QP accepts only its own
  * @ext: MRC_EXT_* parts present (set by mrc_decode(); mrc_encode() uses
  *	mrc_opcode_ext(@hdr.opcode) and ignores it)
  * @payload_off: where the payload starts, = header length (mrc_decode())
@@ -256,6 +269,7 @@ struct mrc_pkt {
 	u64 orig;
 	struct mrc_ack ack;
 	struct mrc_probe probe;
+	u32 qkey;
 	u32 ext;
 	u32 payload_off;
 	u32 payload_present;
