@@ -62,7 +62,8 @@ int mrc_nscc_params_check(const struct mrc_nscc_params *p)
 		return -EINVAL;
 	if (p->qa_threshold < p->target_delay || p->qa_threshold > MAX_TIME_NS)
 		return -EINVAL;
-	if (p->fi > MAX_WINDOW || p->pi > MAX_WINDOW || p->eta > p->max_cwnd)
+	/* No increase beyond a whole window per window: bounds the products. */
+	if (p->fi > p->max_cwnd || p->pi > p->max_cwnd || p->eta > p->max_cwnd)
 		return -EINVAL;
 	if (p->fi_scale > MRC_NSCC_MILLI || p->gamma > MRC_NSCC_MILLI)
 		return -EINVAL;
@@ -219,7 +220,8 @@ static void proportional_increase(struct mrc_nscc *s, u32 acked, u64 delay)
 		s->fast_count = 0;
 	}
 	headroom = nscc_div((target - delay) << PI_SHIFT, target);
-	s->inc_bytes += ((u64)s->pi * acked * headroom) >> PI_SHIFT;
+	/* pi, acked <= 2^30 and headroom <= 2^10: shift first, no overflow. */
+	s->inc_bytes += (((u64)s->pi * acked) >> PI_SHIFT) * headroom;
 }
 
 /* Applies the pending increase, and eta once per base RTT. */
@@ -247,6 +249,9 @@ u32 mrc_nscc_on_ack(struct mrc_nscc *s, u64 now_ns, u64 rtt_ns,
 	u64 delay;
 
 	start_clocks(s, now_ns);
+	/* More than a window at once is not a real ACK; keep products small. */
+	if (acked_bytes > s->p.max_cwnd)
+		acked_bytes = s->p.max_cwnd;
 	delay = sample_delay(s, rtt_ns);
 	s->delivered += acked_bytes;
 	s->acked_since_adjust += acked_bytes;
