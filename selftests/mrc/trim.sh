@@ -149,7 +149,7 @@ check_counters()	# PHASE
 	[ "$(st "$p" marked)" -eq "$(rx "$p" ce)" ]
 }
 
-ktap_begin 12
+ktap_begin 13
 # Built on the host by make (tools); building it here, under emulation,
 # takes minutes.
 make -s -C "$top/tools/trim" >/dev/null ||
@@ -194,6 +194,10 @@ ktap_check "ipv6_trimmable_over_limit_trimmed_not_lost" \
 	check_trimmed_phase v6trim
 ktap_check "ipv6_trimmed_dscp_flag_and_length" check_marks v6trim
 
+# The priority class: trimmed packets leave at once, not behind the paced
+# full-size packets queued before them.
+ktap_check "trimmed_skip_the_queue" sh -c \
+	"[ $(rx v4trim trimmed_after_last_full) -eq 0 ] && [ $(rx v6trim trimmed_after_last_full) -eq 0 ]"
 ktap_check "trimmed_udp_checksums_valid" sh -c \
 	"[ $(snmp_udp InCsumErrors) -eq $csum_before ] && [ $(snmp_udp RcvbufErrors) -eq $rcvbuf_before ]"
 

@@ -205,7 +205,7 @@ def summarise(family, records):
              full_dscp=-1, full_dscp_mixed=0, trimmed_dscp=-1,
              trimmed_dscp_mixed=0, trimmed_flag_missing=0,
              full_flag_set=0, ce=0, duplicates=0, full_size=full_size,
-             rate_bytes_per_s=0)
+             rate_bytes_per_s=0, trimmed_after_last_full=0)
     seen = set()
     full_times = []
     for t, data, tclass in records:
@@ -234,6 +234,12 @@ def summarise(family, records):
             s[kind + "_dscp"] = dscp
         elif s[kind + "_dscp"] != dscp:
             s[kind + "_dscp_mixed"] += 1
+    # Trimmed packets skip the paced queue: none should arrive after the
+    # queue of full packets ahead of them has drained.
+    if full_times:
+        s["trimmed_after_last_full"] = sum(
+            1 for t, data, _ in records
+            if len(data) == KEEP and full_size > KEEP and t > full_times[-1])
     if len(full_times) > 10:
         wire = ETH_HLEN + ip_hlen + UDP_HLEN + full_size
         span = full_times[-1] - full_times[0]
