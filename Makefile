@@ -43,6 +43,7 @@ provider:
 
 tools:
 	$(MAKE) -C tools/mrcctl
+	$(MAKE) -C tools/trim
 
 unit:
 	$(MAKE) -C selftests/unit
@@ -94,3 +95,4 @@ clean:
 	$(MAKE) -C selftests/unit clean
 	$(MAKE) -C selftests/mrc clean
 	$(MAKE) -C tools/mrcctl clean
+	$(MAKE) -C tools/trim clean

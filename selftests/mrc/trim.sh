@@ -1,0 +1,236 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The lab's trimming switch port (tools/trim): a sender, a "switch" and a
+# receiver namespace in a line, the program on the switch's port towards the
+# receiver, at a rate far below what the sender offers. Checks that
+# trimmable MRC packets over the queue limit arrive cut to their headers
+# with a valid UDP checksum, the trimmed DSCP and the TRIMMED flag (IPv4
+# and IPv6), that other packets over the limit are dropped, that ECT
+# packets get CE past the marking threshold, that the counters match what
+# arrived, and that the port's rate holds.
+# lab-timeout: 600
+set -u
+dir=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$dir/../.." && pwd)
+# shellcheck source=../lib/ktap.sh
+. "$dir/../lib/ktap.sh"
+traffic=$dir/trim_traffic.py
+trim_tool=$top/tools/trim/mrc-trim
+# The distribution's python: a version manager's shim on PATH costs
+# seconds per start under emulation.
+PYTHON=python3
+[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
+trim()
+{
+	"$PYTHON" "$trim_tool" "$@"
+}
+
+[ "$(id -u)" -eq 0 ] || ktap_skip_all "needs root"
+for tool in tc bpftool clang python3 ethtool; do
+	command -v $tool >/dev/null || ktap_skip_all "needs $tool (scripts/setup)"
+done
+[ -r /usr/include/bpf/bpf_helpers.h ] || ktap_skip_all "needs libbpf-dev"
+
+RATE_BYTES=500000	# 4 Mbit/s: far below what python sends, even emulated
+QUEUE=20000
+ECN_THRESHOLD=10000
+DSCP=10
+TRIMMED_DSCP=46
+PORT=4791
+COUNT=1500
+SIZE=1000
+KEEP=68
+# No dot in the path: libbpf turns dots of pin paths into underscores.
+work=$(mktemp -d /tmp/mrc-trim-XXXXXX)
+export MRC_TRIM_BPFFS=$work/bpffs
+
+cleanup()
+{
+	ip netns del trs 2>/dev/null
+	ip netns del trw 2>/dev/null
+	ip netns del trr 2>/dev/null
+	umount "$MRC_TRIM_BPFFS" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+cleanup
+mkdir -p "$work"
+
+# trs (s0) --- (w0) trw (w1) --- (r0) trr; the program on w1.
+setup()
+{
+	ip netns add trs && ip netns add trw && ip netns add trr &&
+	ip link add s0 netns trs type veth peer name w0 netns trw &&
+	ip link add w1 netns trw type veth peer name r0 netns trr &&
+	ip -n trs addr add 10.90.1.1/24 dev s0 &&
+	ip -n trs addr add fd90:1::1/64 dev s0 nodad &&
+	ip -n trw addr add 10.90.1.2/24 dev w0 &&
+	ip -n trw addr add fd90:1::2/64 dev w0 nodad &&
+	ip -n trw addr add 10.90.2.2/24 dev w1 &&
+	ip -n trw addr add fd90:2::2/64 dev w1 nodad &&
+	ip -n trr addr add 10.90.2.1/24 dev r0 &&
+	ip -n trr addr add fd90:2::1/64 dev r0 nodad &&
+	for ns in trs trw trr; do ip -n $ns link set lo up; done &&
+	ip -n trs link set s0 up && ip -n trw link set w0 up &&
+	ip -n trw link set w1 up && ip -n trr link set r0 up &&
+	ip -n trs route add default via 10.90.1.2 &&
+	ip -n trs -6 route add default via fd90:1::2 &&
+	ip -n trr route add default via 10.90.2.2 &&
+	ip -n trr -6 route add default via fd90:2::2 &&
+	ip netns exec trw sysctl -qw net.ipv4.ip_forward=1 &&
+	ip netns exec trw sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+	# The sender computes UDP checksums in software (no CHECKSUM_PARTIAL
+	# over veth), so the receiving stack verifies every checksum, the
+	# ones the switch rewrote included.
+	ip netns exec trs ethtool -K s0 tx off >/dev/null &&
+	# Resolve neighbours now: a burst must not wait in an ARP queue.
+	ip netns exec trs ping -q -c 1 -W 5 10.90.2.1 >/dev/null &&
+	ip netns exec trs ping -q -c 1 -W 5 fd90:2::1 >/dev/null &&
+	ip netns exec trr ping -q -c 1 -W 5 10.90.1.1 >/dev/null &&
+	ip netns exec trr ping -q -c 1 -W 5 fd90:1::1 >/dev/null
+}
+
+snmp_udp()	# FIELD: the receiver's UDP MIB counter
+{
+	ip netns exec trr awk -v f="$1" '$1 == "Udp:" && !h { for (i = 2; i <= NF; i++) c[i] = $i; h = 1; next }
+		$1 == "Udp:" { for (i = 2; i <= NF; i++) if (c[i] == f) print $i }' /proc/net/snmp
+}
+
+rx()		# PHASE KEY
+{
+	awk -v k="$2" '$1 == k { print $2 }' "$work/$1.rx"
+}
+
+st()		# PHASE KEY
+{
+	awk -v k="$2" '$1 == k { print $2 }' "$work/$1.stats"
+}
+
+sent()		# PHASE
+{
+	cat "$work/$1.sent"
+}
+
+# Stray IPv6 neighbour/multicast-listener packets also cross the port and
+# count as forwarded; allow a few.
+STRAY=4
+
+check_trimmed_phase()	# PHASE
+{
+	local p=$1 full trimmed
+	full=$(rx "$p" full) trimmed=$(rx "$p" trimmed)
+	[ "$(sent "$p")" -eq "$COUNT" ] || { echo "sender sent $(sent "$p")"; return 1; }
+	[ "$trimmed" -gt 0 ] && [ "$full" -gt 0 ] ||
+		{ echo "no trimming: $full full, $trimmed trimmed"; return 1; }
+	[ $((full + trimmed)) -eq "$COUNT" ] ||
+		{ echo "lost: $full full + $trimmed trimmed of $COUNT"; return 1; }
+	[ "$(rx "$p" bad_len)" -eq 0 ] && [ "$(rx "$p" duplicates)" -eq 0 ]
+}
+
+check_marks()		# PHASE
+{
+	local p=$1
+	[ "$(rx "$p" trimmed_dscp)" -eq $TRIMMED_DSCP ] &&
+	[ "$(rx "$p" trimmed_dscp_mixed)" -eq 0 ] &&
+	[ "$(rx "$p" trimmed_flag_missing)" -eq 0 ] &&
+	[ "$(rx "$p" full_dscp)" -eq $DSCP ] &&
+	[ "$(rx "$p" full_dscp_mixed)" -eq 0 ] &&
+	[ "$(rx "$p" full_flag_set)" -eq 0 ]
+}
+
+check_counters()	# PHASE
+{
+	local p=$1 fwd
+	fwd=$(st "$p" forwarded)
+	[ "$(st "$p" trimmed)" -eq "$(rx "$p" trimmed)" ] &&
+	[ "$(st "$p" dropped)" -eq $((COUNT - $(rx "$p" full) - $(rx "$p" trimmed))) ] &&
+	[ "$fwd" -ge "$(rx "$p" full)" ] &&
+	[ "$fwd" -le $(($(rx "$p" full) + STRAY)) ] &&
+	[ "$(st "$p" marked)" -eq "$(rx "$p" ce)" ]
+}
+
+ktap_begin 13
+# Built on the host by make (tools); building it here, under emulation,
+# takes minutes.
+make -s -C "$top/tools/trim" >/dev/null ||
+	ktap_skip_all "cannot build tools/trim/mrc_trim.bpf.o"
+setup || ktap_skip_all "cannot build the three namespaces"
+ktap_info "namespaces ready after ${SECONDS}s"
+if ! trim -n trw attach w1 --rate $((RATE_BYTES * 8)) --queue $QUEUE \
+	--ecn $ECN_THRESHOLD --dscp $DSCP --trimmed-dscp $TRIMMED_DSCP \
+	--port $PORT --keep $KEEP; then
+	ktap_fail "attach"
+	ktap_finish
+fi
+ktap_pass "attach"
+ktap_info "$(tc -n trw qdisc show dev w1 | tr '\n' ' ')"
+
+csum_before=$(snmp_udp InCsumErrors)
+ip netns exec trs "$PYTHON" "$traffic" badsum 10.90.2.1 $PORT
+sleep 1
+ktap_check "receiver_rejects_bad_udp_checksum" \
+	test "$(snmp_udp InCsumErrors)" -eq $((csum_before + 1))
+csum_before=$(snmp_udp InCsumErrors)
+rcvbuf_before=$(snmp_udp RcvbufErrors)
+
+# Every burst from one process (python starts are slow when emulated):
+# trimmable IPv4 and IPv6, then not trimmable, then not trimmable but ECT.
+"$PYTHON" "$traffic" phases "$work" "$trim_tool" trw w1 trs trr $PORT \
+	$COUNT $SIZE v4trim,4,10.90.2.1,$DSCP,0 v6trim,6,fd90:2::1,$DSCP,0 \
+	v4plain,4,10.90.2.1,0,0 v4ecn,4,10.90.2.1,0,2
+for p in v4trim v6trim v4plain v4ecn; do
+	ktap_info "$p: sent $(cat "$work/$p.sent" 2>/dev/null);" \
+		"switch: $(tr '\n' ' ' <"$work/$p.stats" 2>/dev/null)"
+	ktap_info "$p: received: $(tr '\n' ' ' <"$work/$p.rx" 2>/dev/null)"
+done
+ktap_info "traffic done after ${SECONDS}s"
+
+ktap_check "ipv4_trimmable_over_limit_trimmed_not_lost" \
+	check_trimmed_phase v4trim
+ktap_check "ipv4_trimmed_dscp_flag_and_length" check_marks v4trim
+ktap_check "ipv4_trim_counters_match" check_counters v4trim
+
+ktap_check "ipv6_trimmable_over_limit_trimmed_not_lost" \
+	check_trimmed_phase v6trim
+ktap_check "ipv6_trimmed_dscp_flag_and_length" check_marks v6trim
+
+# The priority class: trimmed packets leave at once, not behind the paced
+# full-size packets queued before them.
+ktap_check "trimmed_skip_the_queue" sh -c \
+	"[ $(rx v4trim trimmed_after_last_full) -eq 0 ] && [ $(rx v6trim trimmed_after_last_full) -eq 0 ]"
+ktap_check "trimmed_udp_checksums_valid" sh -c \
+	"[ $(snmp_udp InCsumErrors) -eq $csum_before ] && [ $(snmp_udp RcvbufErrors) -eq $rcvbuf_before ]"
+
+unmarked_dropped()
+{
+	local p=v4plain
+	[ "$(rx $p trimmed)" -eq 0 ] && [ "$(st $p trimmed)" -eq 0 ] &&
+	[ "$(rx $p full)" -lt "$COUNT" ] && [ "$(st $p dropped)" -gt 0 ] &&
+	check_counters $p
+}
+ktap_check "unmarked_over_limit_dropped" unmarked_dropped
+
+rate_holds()
+{
+	local rate ratio
+	rate=$(rx v4plain rate_bytes_per_s)
+	ratio=$(awk -v r="$rate" -v c=$RATE_BYTES 'BEGIN { printf "%.2f", r / c }')
+	echo "full-size packets left at $rate B/s, $ratio x the port rate"
+	awk -v x="$ratio" 'BEGIN { exit !(x >= 0.75 && x <= 1.25) }'
+}
+ktap_check "port_rate_holds" rate_holds
+
+ecn_marked()
+{
+	local p=v4ecn
+	echo "$(rx $p ce) of $(rx $p full) arrivals CE"
+	[ "$(rx $p ce)" -gt 0 ] && [ "$(rx $p ce)" -lt "$(rx $p full)" ] &&
+	check_counters $p
+}
+ktap_check "ect_marked_ce_past_threshold" ecn_marked
+# Without ECT nothing was marked.
+ktap_check "not_ect_never_marked" sh -c \
+	"[ $(rx v4trim ce) -eq 0 ] && [ $(rx v4plain ce) -eq 0 ] && [ $(st v4plain marked) -eq 0 ]"
+
+trim -n trw detach w1
+ktap_finish
