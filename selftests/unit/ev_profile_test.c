@@ -197,7 +197,48 @@ static void equality_needs_plane_format_and_value(void)
 	CHECK(!mrc_ev_value_equal(&a, &b));
 }
 
+static void containers_become_switch_usids(void)
+{
+	struct mrc_ev_value ev = srv6_ev("fc00:0:100:200:300:2::", 1);
+	struct mrc_ev_value udp = { .format = MRC_CTL_EV_FMT_UDP,
+				    .udp_sport = 0xc001 };
+	struct mrc_ev_path path;
+	u8 final[16], other[16];
+
+	inet_pton(AF_INET6, "fc00:0:2::", final);
+	inet_pton(AF_INET6, "fc00:0:3::", other);
+
+	CHECK_EQ(mrc_ev_profile_path(&ev, final, &path), 0);
+	CHECK_EQ(path.n_usids, 3);
+	CHECK_EQ(path.usids[0], 0x100);
+	CHECK_EQ(path.usids[1], 0x200);
+	CHECK_EQ(path.usids[2], 0x300);
+	CHECK_EQ(path.udp_sport, 0);
+
+	/* Leads to another host. */
+	CHECK_EQ(mrc_ev_profile_path(&ev, other, &path), -EINVAL);
+	/* Another locator block. */
+	ev = srv6_ev("fc01:0:100:2::", 0);
+	CHECK_EQ(mrc_ev_profile_path(&ev, final, &path), -EINVAL);
+	/* Just the host: no switch to steer through. */
+	ev = srv6_ev("fc00:0:2::", 0);
+	CHECK_EQ(mrc_ev_profile_path(&ev, final, &path), -EINVAL);
+	/* A zero uSID in the middle. */
+	ev = srv6_ev("fc00:0:100:0:2::", 0);
+	CHECK_EQ(mrc_ev_profile_path(&ev, final, &path), -EINVAL);
+	/* Five switches fit (six uSIDs in all), a full container. */
+	ev = srv6_ev("fc00:0:1:2:3:4:5:2", 0);
+	CHECK_EQ(mrc_ev_profile_path(&ev, final, &path), 0);
+	CHECK_EQ(path.n_usids, 5);
+	CHECK_EQ(path.usids[4], 5);
+
+	CHECK_EQ(mrc_ev_profile_path(&udp, final, &path), 0);
+	CHECK_EQ(path.udp_sport, 0xc001);
+	CHECK_EQ(path.n_usids, 0);
+}
+
 static const struct ktap_case cases[] = {
+	KTAP_CASE(containers_become_switch_usids),
 	KTAP_CASE(explicit_values_are_checked),
 	KTAP_CASE(malformed_fields_are_refused),
 	KTAP_CASE(too_many_values_are_refused),

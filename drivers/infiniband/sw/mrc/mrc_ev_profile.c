@@ -183,3 +183,35 @@ bool mrc_ev_value_equal(const struct mrc_ev_value *a,
 		return a->udp_sport == b->udp_sport;
 	return !memcmp(a->srv6, b->srv6, sizeof(a->srv6));
 }
+
+int mrc_ev_profile_path(const struct mrc_ev_value *ev, const u8 final[16],
+			struct mrc_ev_path *path)
+{
+	u32 n = 0, i, last;
+
+	memset(path, 0, sizeof(*path));
+	if (ev->format == MRC_CTL_EV_FMT_UDP) {
+		path->udp_sport = ev->udp_sport;
+		return ev->udp_sport ? 0 : -EINVAL;
+	}
+	if (ev->format != MRC_CTL_EV_FMT_SRV6 || memcmp(ev->srv6, final, 4))
+		return -EINVAL;
+	/* uSIDs run from byte 4 to the first zero uSID (or the end). */
+	for (last = 4; last < 16; last += 2)
+		if (!ev->srv6[last] && !ev->srv6[last + 1])
+			break;
+	for (i = last; i < 16; i++)
+		if (ev->srv6[i])
+			return -EINVAL;	/* a hole, then more uSIDs */
+	/* At least the host's own uSID, and it must be @final's. */
+	if (last < 6 || memcmp(&ev->srv6[last - 2], &final[4], 2))
+		return -EINVAL;
+	for (i = 4; i + 2 < last; i += 2) {
+		if (n == MRC_EV_MAX_USIDS)
+			return -EINVAL;
+		path->usids[n++] = (u16)(ev->srv6[i] << 8 | ev->srv6[i + 1]);
+	}
+	path->n_usids = (u8)n;
+	/* A container that is the host itself is no SRv6 path at all. */
+	return n ? 0 : -EINVAL;
+}

@@ -12,6 +12,7 @@
 #define MRC_EV_PROFILE_H
 
 #include "mrc_core_types.h"
+#include "mrc_ev.h"
 #include <rdma/mrc-ctl.h>
 
 #define MRC_EV_PROFILE_MAX_EVS	((u32)MRC_CTL_MAX_EVS)
@@ -61,5 +62,15 @@ void mrc_ev_generate(u8 format, const struct mrc_ev_field *fields,
 /* Same plane, format and value. */
 bool mrc_ev_value_equal(const struct mrc_ev_value *a,
 			const struct mrc_ev_value *b);
+
+/*
+ * The path of a profile's EV towards the final destination @final (a uSID
+ * host address): for UDP, its source port; for SRv6, the switch uSIDs of
+ * the container, which must start with @final's 32-bit block and end with
+ * @final's own uSID. -EINVAL if the EV does not lead to @final, or holds
+ * more switch uSIDs than a path can (MRC_EV_MAX_USIDS).
+ */
+int mrc_ev_profile_path(const struct mrc_ev_value *ev, const u8 final[16],
+			struct mrc_ev_path *path);
 
 #endif /* MRC_EV_PROFILE_H */
