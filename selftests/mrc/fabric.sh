@@ -172,7 +172,7 @@ throughput()	# SRC DST
 	server=$!
 	retry 10 sh -c "'$FABRIC' exec '$2' ss -Hltn | grep -q ':5201 '" ||
 		return 1
-	fabric exec "$1" iperf3 -c "$addr" -p 5201 -t 3 -J |
+	fabric exec "$1" timeout 30 iperf3 -c "$addr" -p 5201 -t 3 -J |
 		python3 -c 'import json, sys
 print(int(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]))'
 	wait $server
@@ -181,11 +181,11 @@ print(int(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]))'
 # The minimum RTT (ms) of a few pings from SRC to DST.
 min_rtt()	# SRC DST
 {
-	fabric exec "$1" ping -6 -c 5 -i 0.2 -q "$(fabric addr "$2" | sed -n 1p)" |
+	fabric exec "$1" ping -6 -c 5 -i 0.2 -w 10 -q "$(fabric addr "$2" | sed -n 1p)" |
 		awk -F'[/ ]+' '/^rtt/ { print $7 }'
 }
 
-ktap_begin 23
+ktap_begin 24
 trap cleanup EXIT
 cleanup
 
@@ -212,6 +212,7 @@ ktap_check "tier0_switch_down_loses_its_plane" \
 ktap_check "bond_carries_on_without_a_plane" \
 	retry 3 fabric exec h1 ping -6 -c 1 -W 2 -q fc00:0:5::
 ktap_check "tier0_switch_up_restores" check_restored switch p2t0s1 h1 h5
+ktap_check "ipv6_every_host_pair_after_restores" check_all_pairs 6
 
 have_iperf3=0
 command -v iperf3 >/dev/null && have_iperf3=1
