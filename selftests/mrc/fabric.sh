@@ -35,9 +35,20 @@ retry()	# TRIES COMMAND...
 	"$@"
 }
 
+# Every fabric command is bounded: an intermittent stall seen under a heavily
+# loaded TCG host (see Documentation/fabric.rst) fails a case instead of the
+# whole program, and shows where the stuck processes wait.
 fabric()
 {
-	"$FABRIC" "$@"
+	local status
+	timeout 90 "$FABRIC" "$@"
+	status=$?
+	if [ $status -eq 124 ]; then
+		echo "# mrc-fabric $* timed out; processes:" >&2
+		ps -eo pid,stat,wchan:32,args | grep -E 'mrc-fabric|netns|ip |ping|iperf' |
+			grep -v grep | sed 's/^/#   /' >&2
+	fi
+	return $status
 }
 
 cleanup()
