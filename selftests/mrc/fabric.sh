@@ -196,13 +196,27 @@ min_rtt()	# SRC DST
 		awk -F'[/ ]+' '/^rtt/ { print $7 }'
 }
 
-ktap_begin 24
+# With mrc loaded, `up` gives every host an mrc device on bond0 and one EV
+# profile per peer holding every path `paths` lists (planes from 0).
+check_profiles()
+{
+	local mrcctl=$MRC_TOP/tools/mrcctl/mrcctl want got
+	[ -d /sys/module/mrc ] || { echo "mrc not loaded"; return 1; }
+	[ "$("$mrcctl" profile show mrch1 | wc -l)" = 7 ] || return 1
+	want=$(fabric paths h1 h5 | awk '{ printf "%d %s GOOD\n", $1 - 1, $2 }')
+	got=$("$mrcctl" ev show mrch1 5 | awk '{ print $3, $4, $5 }')
+	echo "$got"
+	[ -n "$want" ] && [ "$got" = "$want" ]
+}
+
+ktap_begin 25
 trap cleanup EXIT
 cleanup
 
 ktap_check "fabric_up" fabric up
 ktap_check "links_and_nodes_listed" check_listing
 ktap_check "paths_listed" check_paths_listed
+ktap_check "mrc_profiles_programmed" check_profiles
 ktap_check "ipv6_every_host_pair" check_all_pairs 6
 ktap_check "ipv4_every_host_pair" check_all_pairs 4
 ktap_check "every_path_delivers_across_tier0" check_all_paths h1 h5
