@@ -412,11 +412,14 @@ static int mrc_ctl_ev_set(struct sk_buff *skb, struct genl_info *info)
 		if (index == -ENOENT)
 			NL_SET_ERR_MSG(extack, "no such EV in the profile");
 		err = index;
-	} else if (state == MRC_CTL_EV_DENIED) {
-		set_bit(index, profile->denied);
-		err = 0;
 	} else {
-		clear_bit(index, profile->denied);
+		if (state == MRC_CTL_EV_DENIED)
+			set_bit(index, profile->denied);
+		else
+			clear_bit(index, profile->denied);
+		/* QPs re-read the bitmap when they see a new generation. */
+		smp_mb__before_atomic();
+		atomic_inc(&profile->deny_gen);
 		err = 0;
 	}
 	mrc_profile_put(profile);

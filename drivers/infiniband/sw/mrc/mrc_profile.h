@@ -13,6 +13,7 @@
 #ifndef MRC_PROFILE_H
 #define MRC_PROFILE_H
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/in6.h>
 #include <linux/kref.h>
@@ -40,6 +41,7 @@ struct mrc_profile {
 	struct mrc_ev_field fields[MRC_EV_MAX_FIELDS];
 
 	DECLARE_BITMAP(denied, MRC_EV_PROFILE_MAX_EVS);
+	atomic_t deny_gen;		/* bumped after each change of denied */
 	u32 num_evs;
 	struct mrc_ev_value evs[];
 };

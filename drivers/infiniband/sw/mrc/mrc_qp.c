@@ -17,6 +17,7 @@
 #include "mrc_net.h"
 #include "mrc_psn.h"
 #include "mrc_qp.h"
+#include "mrc_qp_paths.h"
 #include "mrc_srq.h"
 
 #define MRC_SEND_WQE_HDR	sizeof(struct mrc_send_wqe)
@@ -82,12 +83,21 @@ static int mrc_qp_init_engines(struct mrc_qp *qp)
 
 	if (mrc_qp_is_ud(qp))
 		return mrc_ud_init(qp);
-	err = mrc_req_init(qp);
+	err = mrc_qp_paths_alloc(qp);
 	if (err)
 		return err;
+	err = mrc_req_init(qp);
+	if (err)
+		goto err_paths;
 	err = mrc_resp_init(qp);
 	if (err)
-		mrc_req_cleanup(qp);
+		goto err_req;
+	return 0;
+
+err_req:
+	mrc_req_cleanup(qp);
+err_paths:
+	mrc_qp_paths_free(qp);
 	return err;
 }
 
@@ -99,6 +109,7 @@ static void mrc_qp_cleanup_engines(struct mrc_qp *qp)
 	}
 	mrc_req_cleanup(qp);
 	mrc_resp_cleanup(qp);
+	mrc_qp_paths_free(qp);
 }
 
 static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
@@ -481,6 +492,19 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	err = mrc_check_qp_attr(mdev, attr, mask);
 	if (err)
 		return err;
+
+	/*
+	 * INIT to RTR with an address: the paths towards the peer, built
+	 * here because it allocates; the requester sends nothing before RTS.
+	 */
+	if (!mrc_qp_is_ud(qp) && mask & IB_QP_STATE &&
+	    attr->qp_state == IB_QPS_RTR && mask & IB_QP_AV &&
+	    READ_ONCE(qp->state) == IB_QPS_INIT) {
+		err = mrc_qp_paths_build(qp,
+					 &rdma_ah_read_grh(&attr->ah_attr)->dgid);
+		if (err)
+			return err;
+	}
 
 	spin_lock_irqsave(&qp->lock, flags);
 	/* The current state, if the caller gives it, must be the real one. */

@@ -32,6 +32,7 @@
 #include "mrc_resp.h"
 #include "mrc_ring.h"
 #include "mrc_ud.h"
+#include "mrc_qp_paths.h"
 
 struct mrc_cq;
 struct mrc_srq;
@@ -87,6 +88,9 @@ struct mrc_qp {
 	struct mrc_req_state req;	/* mrc_req.c */
 	struct mrc_resp_state resp;	/* mrc_resp.c */
 	struct mrc_ud_state ud;		/* mrc_ud.c */
+
+	/* RC: the EVs it sprays over (mrc_qp_paths.c). */
+	struct mrc_qp_paths paths;
 };
 
 static inline struct mrc_qp *to_mrc_qp(struct ib_qp *ibqp)

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The paths of an RC queue pair; see mrc_qp_paths.h.
+ */
+#include <linux/hash.h>
+#include <linux/slab.h>
+
+#include "mrc.h"
+#include "mrc_net.h"
+#include "mrc_qp.h"
+#include "mrc_qp_paths.h"
+
+int mrc_qp_paths_alloc(struct mrc_qp *qp)
+{
+	struct mrc_qp_paths *paths = &qp->paths;
+
+	paths->evs = kvcalloc(MRC_EV_MAX, sizeof(*paths->evs), GFP_KERNEL);
+	paths->profile_index = kvcalloc(MRC_EV_MAX,
+					sizeof(*paths->profile_index),
+					GFP_KERNEL);
+	if (!paths->evs || !paths->profile_index) {
+		mrc_qp_paths_free(qp);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void mrc_qp_paths_free(struct mrc_qp *qp)
+{
+	struct mrc_qp_paths *paths = &qp->paths;
+
+	kvfree(paths->evs);
+	kvfree(paths->profile_index);
+	paths->evs = NULL;
+	paths->profile_index = NULL;
+	mrc_profile_put(paths->profile);
+	paths->profile = NULL;
+	paths->ready = false;
+}
+
+/*
+ * The built-in spraying: the same source ports on every plane, distinct
+ * within the QP (an odd stride is a bijection modulo 2^14) and spread
+ * across QPs by a hash of the QPN. ECMP fabrics hash on the port.
+ */
+static u32 mrc_qp_default_descs(struct mrc_qp *qp, u8 n_planes,
+				 struct mrc_ev_desc *descs)
+{
+	u32 base = hash_32(qp->ibqp.qp_num, 14), n = 0, i;
+	u8 p;
+
+	for (p = 0; p < n_planes; p++)
+		for (i = 0; i < MRC_QP_DEFAULT_EVS_PER_PLANE; i++) {
+			descs[n].plane = p;
+			descs[n].path.udp_sport =
+				0xc000 | ((base + i * 997) & 0x3fff);
+			n++;
+		}
+	return n;
+}
+
+/*
+ * The profile's EVs that lead to the peer over a plane the device has,
+ * grouped by plane (the order mrc_ev_set_init() keeps). At most MRC_EV_MAX:
+ * a bigger profile is sampled evenly.
+ */
+static u32 mrc_qp_profile_descs(struct mrc_qp *qp, const union ib_gid *dgid,
+				const struct mrc_profile *profile,
+				u8 n_planes, struct mrc_ev_desc *descs)
+{
+	u32 step = DIV_ROUND_UP(profile->num_evs, MRC_EV_MAX), n = 0, i;
+	u8 p;
+
+	for (p = 0; p < n_planes; p++)
+		for (i = 0; i < profile->num_evs; i += step) {
+			const struct mrc_ev_value *ev = &profile->evs[i];
+			struct mrc_ev_desc *d = &descs[n];
+
+			if (ev->plane != p || n == MRC_EV_MAX)
+				continue;
+			if (mrc_ev_profile_path(ev, dgid->raw, &d->path))
+				continue;
+			d->plane = p;
+			qp->paths.profile_index[n++] = i;
+		}
+	return n;
+}
+
+/* Caller holds qp->lock. */
+static void mrc_qp_paths_apply_denials(struct mrc_qp *qp)
+{
+	struct mrc_qp_paths *paths = &qp->paths;
+	const struct mrc_profile *profile = paths->profile;
+	int gen;
+	u32 i;
+
+	if (!profile)
+		return;
+	gen = atomic_read(&profile->deny_gen);
+	if (gen == paths->deny_gen)
+		return;
+	smp_rmb();	/* the bitmap as of that generation */
+	paths->deny_gen = gen;
+	for (i = 0; i < paths->set.n_evs; i++) {
+		bool denied = test_bit(paths->profile_index[i],
+				       profile->denied);
+
+		if (denied && paths->set.evs[i].state != MRC_EV_DENIED)
+			mrc_ev_deny(&paths->set, i);
+		else if (!denied && paths->set.evs[i].state == MRC_EV_DENIED)
+			mrc_ev_allow(&paths->set, i);
+	}
+}
+
+int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_qp_paths *paths = &qp->paths;
+	struct mrc_profile *profile;
+	struct mrc_ev_params params;
+	struct mrc_ev_desc *descs;
+	u8 n_planes = max_t(u8, mrc_planes_count(mdev), 1);
+	u32 n = 0;
+	int err;
+
+	descs = kvcalloc(MRC_EV_MAX, sizeof(*descs), GFP_KERNEL);
+	if (!descs)
+		return -ENOMEM;
+
+	mrc_ev_params_default(&params);
+	profile = mrc_profile_for_peer(mdev,
+				       (const struct in6_addr *)dgid->raw);
+	if (profile) {
+		n = mrc_qp_profile_descs(qp, dgid, profile, n_planes, descs);
+		if (!n) {
+			dev_warn_ratelimited(&mdev->ib_dev.dev,
+					     "QP %u: no EV of profile %u leads to its peer; spraying on UDP ports\n",
+					     qp->ibqp.qp_num, profile->id);
+			mrc_profile_put(profile);
+			profile = NULL;
+		} else {
+			params.min_active = clamp_t(u32, profile->min_active,
+						    1, n);
+		}
+	}
+	if (!profile)
+		n = mrc_qp_default_descs(qp, n_planes, descs);
+
+	spin_lock_bh(&qp->lock);
+	err = mrc_ev_set_init(&paths->set, paths->evs, n, n_planes, descs,
+			      &params);
+	if (!err) {
+		swap(paths->profile, profile);
+		paths->plane_gen = 0;
+		paths->deny_gen = 0;
+		/* A profile's denials as they stand now. */
+		if (paths->profile)
+			paths->deny_gen = atomic_read(&paths->profile->deny_gen) - 1;
+		paths->ready = true;
+	}
+	spin_unlock_bh(&qp->lock);
+
+	mrc_profile_put(profile);	/* the old one, or an unused one */
+	kvfree(descs);
+	return err;
+}
+
+int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us)
+{
+	struct mrc_qp_paths *paths = &qp->paths;
+
+	if (!paths->ready)
+		return -EHOSTUNREACH;
+	mrc_planes_apply(to_mrc_dev(qp->ibqp.device), &paths->set,
+			 &paths->plane_gen, now_us);
+	mrc_qp_paths_apply_denials(qp);
+	return mrc_ev_pick(&paths->set, avoid);
+}
+
+int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	const struct mrc_ev *e = &qp->paths.evs[ev];
+	struct mrc_net_addr src, dst;
+
+	mrc_net_addr_from_gid(&qp->path.sgid, &src);
+	mrc_net_addr_from_gid(&qp->path.dgid, &dst);
+	return mrc_net_xmit_ev(mdev, skb, e->plane, &e->path, &src, &dst,
+			       qp->path.traffic_class);
+}

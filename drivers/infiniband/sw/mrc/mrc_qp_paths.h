@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The paths (EVs) of one RC queue pair: built at RTR from the EV profile
+ * serving its peer (mrc_profile.h) or, without one, from the built-in UDP
+ * source-port spraying; kept up to date with the device's planes and the
+ * controller's denials; picked per packet by the EV core (mrc_ev.h).
+ *
+ * Locking: qp->lock guards the set's state (every call but init and
+ * destroy). The EV array is allocated with the QP and its paths change only
+ * at RTR, when the requester sends nothing, so a sender may read an EV's
+ * plane and path after dropping the lock.
+ */
+#ifndef MRC_QP_PATHS_H
+#define MRC_QP_PATHS_H
+
+#include "mrc_ev.h"
+
+struct mrc_qp;
+struct mrc_profile;
+struct sk_buff;
+union ib_gid;
+
+/* EVs per plane of the built-in spraying, before any profile. */
+#define MRC_QP_DEFAULT_EVS_PER_PLANE	16u
+
+struct mrc_qp_paths {
+	struct mrc_ev_set set;
+	struct mrc_ev *evs;		/* MRC_EV_MAX, for the QP's life */
+	u16 *profile_index;		/* set index -> profile EV index */
+	struct mrc_profile *profile;	/* NULL: built-in spraying */
+	u32 plane_gen;			/* for mrc_planes_apply() */
+	int deny_gen;			/* the profile's, when last applied */
+	bool ready;			/* set built: RTR and later */
+};
+
+int mrc_qp_paths_alloc(struct mrc_qp *qp);
+void mrc_qp_paths_free(struct mrc_qp *qp);
+/*
+ * On the way to RTR, before the transition (process context, qp->lock not
+ * held, the requester idle): the EVs towards @dgid.
+ */
+int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid);
+
+/* Under qp->lock: planes and denials catch up; then the EV to send on. */
+int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us);
+
+/* Sends @skb on EV @ev (from a pick); qp->lock need not be held. */
+int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev);
+
+#endif /* MRC_QP_PATHS_H */
