@@ -666,7 +666,7 @@ static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (kick)
-		mrc_req_kick(qp);
+		mrc_req_doorbell(qp);
 	return err;
 }
 

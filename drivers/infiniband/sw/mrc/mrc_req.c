@@ -597,9 +597,9 @@ static void mrc_req_transmit(struct mrc_qp *qp, struct sk_buff_head *out)
 		mrc_qp_send_packet(qp, skb);
 }
 
-static void mrc_req_work(struct work_struct *work)
+/* One run of the requester; true when it left packets to send. */
+static bool mrc_req_run(struct mrc_qp *qp)
 {
-	struct mrc_qp *qp = container_of(work, struct mrc_qp, req.work);
 	struct sk_buff_head out;
 	u64 now = mrc_now();
 	bool more = false;
@@ -619,8 +619,47 @@ static void mrc_req_work(struct work_struct *work)
 	}
 	spin_unlock_bh(&qp->lock);
 	mrc_req_transmit(qp, &out);
-	if (more)
+	return more;
+}
+
+static void mrc_req_work(struct work_struct *work)
+{
+	struct mrc_qp *qp = container_of(work, struct mrc_qp, req.work);
+
+	if (mrc_req_run(qp))
 		mrc_req_kick(qp);
+}
+
+void mrc_req_doorbell(struct mrc_qp *qp)
+{
+	/*
+	 * A user QP rings from a system call: send there and then, as a
+	 * hardware doorbell would, instead of waking a worker for it (a
+	 * context switch on every message of a latency-bound exchange).
+	 * Kernel ULPs may post from any context and keep the work.
+	 */
+	if (qp->user && in_task() && !irqs_disabled() &&
+	    !READ_ONCE(qp->req.stopping)) {
+		if (mrc_req_run(qp))
+			mrc_req_kick(qp);
+		return;
+	}
+	mrc_req_kick(qp);
+}
+
+/* Whether the requester has something to send now; caller holds qp->lock. */
+static bool mrc_req_has_work(struct mrc_qp *qp)
+{
+	struct mrc_req_state *req = &qp->req;
+
+	if (mrc_tx_lost_count(&req->tracker))
+		return true;
+	if (!mrc_req_window_open(qp))
+		return false;
+	/* A READ may ask for its next segment once its request is acked. */
+	return req->send_index != qp->sq_fetched ||
+	       mrc_ring_produced(&qp->sq, qp->sq_fetched) != 0 ||
+	       mrc_outstanding_rd_atomic(qp, req->send_index);
 }
 
 /* ---- timeouts ---- */
@@ -919,10 +958,10 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		if (res.acked_count) {
 			req->retries = 0;
 			req->rnr_retries = 0;
-			kick = true;
 		}
-		if (res.lost_count)
-			kick = true;
+		/* A worker only when the ACK lets something go out. */
+		if (res.acked_count || res.lost_count)
+			kick = mrc_req_has_work(qp);
 		if (pkt->hdr.opcode == MRC_OP_NAK) {
 			mrc_req_nak(qp, pkt, now);
 			kick = true;

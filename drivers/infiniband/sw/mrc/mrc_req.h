@@ -103,6 +103,11 @@ void mrc_req_cleanup(struct mrc_qp *qp);
 void mrc_req_start(struct mrc_qp *qp);
 /* Something to do: new work requests, an ACK, a timer. Any context. */
 void mrc_req_kick(struct mrc_qp *qp);
+/*
+ * New send work requests were posted; the caller holds no lock. A user
+ * QP's doorbell sends at once in the calling task; others kick the work.
+ */
+void mrc_req_doorbell(struct mrc_qp *qp);
 /* ACK, NAK, READ_RESP, ATOMIC_RESP for this QP; softirq. */
 void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		 const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta);
