@@ -112,8 +112,14 @@ client_server()	# GID_OPT TOOL ARGS...
 	# A server whose client failed would wait for it until its timeout.
 	[ $status -eq 0 ] || kill "$server" 2>/dev/null
 	wait "$server" || status=1
-	grep -v '^\s*$' "$tmp/client" | tail -n 3
-	[ $status -eq 0 ] || { echo "server:"; tail -n 5 "$tmp/server"; }
+	if [ $status -eq 0 ]; then
+		grep -v '^\s*$' "$tmp/client" | tail -n 3
+	else
+		echo "client:"; grep -v '^\s*$' "$tmp/client" | tail -n 25
+		echo "server:"; grep -v '^\s*$' "$tmp/server" | tail -n 25
+		in_a rdma statistic show link mrc0/1
+		in_b rdma statistic show link mrc1/1
+	fi
 	return $status
 }
 
@@ -171,13 +177,6 @@ ktap_check "client_killed_mid_traffic" killed_client
 for t in "${perftest_cases[@]}"; do
 	if ! command -v "ib_$t" >/dev/null; then
 		ktap_skip "perftest_$t" "needs perftest"
-		continue
-	fi
-	# Known failure, tracked in the RC issue: after the other perftest
-	# runs, ib_read_bw's client sometimes exits 1. Skipped, not passed,
-	# until it is fixed.
-	if [ "$t" = read_bw ] && [ -z "${MRC_TEST_KNOWN_FAILURES:-}" ]; then
-		ktap_skip "perftest_$t" "known intermittent failure (RC issue notes); MRC_TEST_KNOWN_FAILURES=1 runs it"
 		continue
 	fi
 	case $t in

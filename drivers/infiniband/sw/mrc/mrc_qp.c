@@ -476,6 +476,18 @@ static void mrc_qp_kick(struct mrc_qp *qp)
 		mrc_req_kick(qp);
 }
 
+/*
+ * Posted work: an RC requester may send it at once in the caller's task
+ * (mrc_req_doorbell()); a datagram QP's worker sends it.
+ */
+static void mrc_qp_doorbell(struct mrc_qp *qp)
+{
+	if (mrc_qp_is_ud(qp))
+		mrc_ud_kick(qp);
+	else
+		mrc_req_doorbell(qp);
+}
+
 static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			 int mask, struct ib_udata *udata)
 {
@@ -748,7 +760,7 @@ static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (kick)
-		mrc_qp_kick(qp);
+		mrc_qp_doorbell(qp);
 	return err;
 }
 

@@ -78,9 +78,9 @@ int mrc_req_init(struct mrc_qp *qp)
 	req->entries = kvcalloc(qp->sq.num_slots, sizeof(*req->entries),
 				GFP_KERNEL);
 	req->slots = kvcalloc(MRC_REQ_WINDOW, sizeof(*req->slots), GFP_KERNEL);
-	req->psn_wqe = kvcalloc(MRC_REQ_WINDOW, sizeof(*req->psn_wqe),
+	req->psn_map = kvcalloc(MRC_REQ_WINDOW, sizeof(*req->psn_map),
 				GFP_KERNEL);
-	if (!req->entries || !req->slots || !req->psn_wqe) {
+	if (!req->entries || !req->slots || !req->psn_map) {
 		mrc_req_cleanup(qp);
 		return -ENOMEM;
 	}
@@ -117,10 +117,10 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 	}
 	kvfree(req->entries);
 	kvfree(req->slots);
-	kvfree(req->psn_wqe);
+	kvfree(req->psn_map);
 	req->entries = NULL;
 	req->slots = NULL;
-	req->psn_wqe = NULL;
+	req->psn_map = NULL;
 }
 
 void mrc_req_kick(struct mrc_qp *qp)
@@ -265,6 +265,7 @@ static bool mrc_req_fetch(struct mrc_qp *qp)
 
 	if (mrc_is_rd_atomic(e->opcode)) {
 		e->npkts = 1;
+		e->read_end = min(e->length, MRC_READ_SEGMENT_PKTS * req->mtu);
 		if (e->opcode == MRC_OP_READ_REQ && e->length) {
 			e->read_map = bitmap_zalloc(DIV_ROUND_UP(e->length,
 								 req->mtu),
@@ -337,6 +338,9 @@ static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
 
 	switch (e->opcode) {
 	case MRC_OP_READ_REQ:
+		/* The segment asked for now; a retransmission asks the same. */
+		pkt.msgh.offset = e->read_offset;
+		pkt.msgh.length = e->read_end - e->read_offset;
 		break;
 	case MRC_OP_ATOMIC_CMP_SWAP:
 		pkt.atomic.swap_or_add = e->wqe.swap;
@@ -460,14 +464,15 @@ static void mrc_req_retransmit(struct mrc_qp *qp, struct sk_buff_head *out,
 	struct mrc_req_state *req = &qp->req;
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_send_entry *e;
+	struct mrc_req_psn *map;
 	struct sk_buff *skb;
-	u32 psn, index;
+	u32 psn;
 
 	while (mrc_tx_next_to_retransmit(&req->tracker, &psn)) {
-		index = req->psn_wqe[psn & (MRC_REQ_WINDOW - 1)];
-		e = mrc_entry(qp, index);
-		skb = mrc_req_build(qp, e, mrc_psn_distance(e->first_psn, psn),
-				    psn, MRC_F_RETRANSMIT | MRC_F_ACK_REQ);
+		map = &req->psn_map[psn & (MRC_REQ_WINDOW - 1)];
+		e = mrc_entry(qp, map->index);
+		skb = mrc_req_build(qp, e, map->pkt, psn,
+				    MRC_F_RETRANSMIT | MRC_F_ACK_REQ);
 		mrc_req_queue(qp, out, skb);
 		mrc_tx_resend(&req->tracker, psn, req->udp_sport, now);
 		mrc_stats_inc(mdev, MRC_CNT_RETRANSMITS);
@@ -506,9 +511,8 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 
 		psn = mrc_tx_send(&req->tracker, req->udp_sport, now,
 				  req->send_index);
-		if (e->pkts_sent == 0)
-			e->first_psn = psn;
-		req->psn_wqe[psn & (MRC_REQ_WINDOW - 1)] = req->send_index;
+		req->psn_map[psn & (MRC_REQ_WINDOW - 1)] =
+			(struct mrc_req_psn){ req->send_index, e->pkts_sent };
 		skb = mrc_req_build(qp, e, e->pkts_sent, psn, 0);
 		e->pkts_sent++;
 		if (e->pkts_sent == e->npkts)
@@ -523,6 +527,68 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 	return false;
 }
 
+/*
+ * A READ whose requests are all acknowledged may ask again: for the next
+ * segment once the current one has arrived, or, when the timer says its
+ * responses stopped coming, for the rest of the current segment. An
+ * atomic the timer flags is asked again whole. Each request takes a new
+ * PSN; it is sent among whatever else is in flight, so a PSN, not its
+ * distance from a message's first one, says which packet it carries.
+ */
+static bool mrc_req_read_next(struct mrc_qp *qp, struct mrc_send_entry *e)
+{
+	u32 mtu = qp->req.mtu, nbits, first_missing;
+
+	if (!mrc_is_rd_atomic(e->opcode) || e->status != IB_WC_SUCCESS ||
+	    e->response_done || !e->pkts_sent ||
+	    e->pkts_acked != e->npkts)
+		return false;
+	if (e->opcode != MRC_OP_READ_REQ)
+		return e->read_again;
+
+	nbits = DIV_ROUND_UP(e->length, mtu);
+	first_missing = find_first_zero_bit(e->read_map, nbits) * mtu;
+	if (first_missing >= e->read_end) {
+		/* The segment is complete: the next one. */
+		e->read_offset = e->read_end;
+		e->read_end = min(e->length, e->read_offset +
+					     MRC_READ_SEGMENT_PKTS * mtu);
+		return true;
+	}
+	if (!e->read_again)
+		return false;
+	e->read_offset = first_missing;
+	return true;
+}
+
+static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
+				  u64 now)
+{
+	struct mrc_req_state *req = &qp->req;
+	struct mrc_send_entry *e;
+	struct sk_buff *skb;
+	u32 i, psn;
+
+	for (i = qp->sq_completed; i != req->send_index; i++) {
+		e = mrc_entry(qp, i);
+		if (!mrc_req_window_open(qp))
+			break;
+		if (!mrc_req_read_next(qp, e))
+			continue;
+		if (e->read_again)
+			e->rerequests++;
+		e->read_again = false;
+		psn = mrc_tx_send(&req->tracker, req->udp_sport, now, i);
+		req->psn_map[psn & (MRC_REQ_WINDOW - 1)] =
+			(struct mrc_req_psn){ i, 0 };
+		e->npkts++;
+		e->pkts_sent++;
+		e->requested_at = now;
+		skb = mrc_req_build(qp, e, 0, psn, 0);
+		mrc_req_queue(qp, out, skb);
+	}
+}
+
 static void mrc_req_transmit(struct mrc_qp *qp, struct sk_buff_head *out)
 {
 	struct sk_buff *skb;
@@ -531,9 +597,9 @@ static void mrc_req_transmit(struct mrc_qp *qp, struct sk_buff_head *out)
 		mrc_qp_send_packet(qp, skb);
 }
 
-static void mrc_req_work(struct work_struct *work)
+/* One run of the requester; true when it left packets to send. */
+static bool mrc_req_run(struct mrc_qp *qp)
 {
-	struct mrc_qp *qp = container_of(work, struct mrc_qp, req.work);
 	struct sk_buff_head out;
 	u64 now = mrc_now();
 	bool more = false;
@@ -545,6 +611,7 @@ static void mrc_req_work(struct work_struct *work)
 	    now >= qp->req.rnr_until_us &&
 	    (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD)) {
 		mrc_req_retransmit(qp, &out, now);
+		mrc_req_send_rd_again(qp, &out, now);
 		more = mrc_req_send_new(qp, &out, now);
 		mrc_req_complete(qp);
 		if (!skb_queue_empty(&out))
@@ -552,16 +619,56 @@ static void mrc_req_work(struct work_struct *work)
 	}
 	spin_unlock_bh(&qp->lock);
 	mrc_req_transmit(qp, &out);
-	if (more)
+	return more;
+}
+
+static void mrc_req_work(struct work_struct *work)
+{
+	struct mrc_qp *qp = container_of(work, struct mrc_qp, req.work);
+
+	if (mrc_req_run(qp))
 		mrc_req_kick(qp);
+}
+
+void mrc_req_doorbell(struct mrc_qp *qp)
+{
+	/*
+	 * A user QP rings from a system call: send there and then, as a
+	 * hardware doorbell would, instead of waking a worker for it (a
+	 * context switch on every message of a latency-bound exchange).
+	 * Kernel ULPs may post from any context and keep the work.
+	 */
+	if (qp->user && in_task() && !irqs_disabled() &&
+	    !READ_ONCE(qp->req.stopping)) {
+		if (mrc_req_run(qp))
+			mrc_req_kick(qp);
+		return;
+	}
+	mrc_req_kick(qp);
+}
+
+/* Whether the requester has something to send now; caller holds qp->lock. */
+static bool mrc_req_has_work(struct mrc_qp *qp)
+{
+	struct mrc_req_state *req = &qp->req;
+
+	if (mrc_tx_lost_count(&req->tracker))
+		return true;
+	if (!mrc_req_window_open(qp))
+		return false;
+	/* A READ may ask for its next segment once its request is acked. */
+	return req->send_index != qp->sq_fetched ||
+	       mrc_ring_produced(&qp->sq, qp->sq_fetched) != 0 ||
+	       mrc_outstanding_rd_atomic(qp, req->send_index);
 }
 
 /* ---- timeouts ---- */
 
 /*
- * READs and atomics whose request was acknowledged but whose response has
- * not come within the RTO are asked again: same MSN, new PSN (the
- * responder answers a repeated atomic from its saved result).
+ * READs and atomics whose requests were acknowledged but whose responses
+ * stopped coming for an RTO are asked again (mrc_req_read_next()): same
+ * MSN, new PSN; the responder answers a repeated atomic from its saved
+ * result. Returns how many.
  */
 static u32 mrc_req_rerequest(struct mrc_qp *qp, u64 now, u64 rto)
 {
@@ -571,16 +678,12 @@ static u32 mrc_req_rerequest(struct mrc_qp *qp, u64 now, u64 rto)
 	for (i = qp->sq_completed; i != qp->req.send_index; i++) {
 		e = mrc_entry(qp, i);
 		if (!mrc_is_rd_atomic(e->opcode) || e->response_done ||
-		    e->status != IB_WC_SUCCESS ||
-		    e->pkts_acked != e->npkts || now - e->requested_at < rto)
+		    e->status != IB_WC_SUCCESS || !e->pkts_sent ||
+		    e->pkts_acked != e->npkts || e->read_again ||
+		    now - e->requested_at < rto)
 			continue;
-		e->pkts_sent = 0;
-		e->pkts_acked = 0;
-		e->rerequests++;
+		e->read_again = true;
 		n++;
-		if (qp->req.send_index > i)
-			qp->req.send_index = i;
-		break;
 	}
 	return n;
 }
@@ -716,9 +819,13 @@ static void mrc_req_read_resp(struct mrc_qp *qp, struct sk_buff *skb,
 	e = mrc_find_rd_atomic(qp, pkt->msgh.msn, true);
 	if (!e || e->response_done || e->status != IB_WC_SUCCESS)
 		return;
-	/* Responses come in whole MTUs of the read, in any order. */
-	if (pkt->trimmed || pkt->msgh.length != e->length ||
-	    offset % qp->req.mtu || len != min(qp->req.mtu, e->length - offset))
+	/*
+	 * Responses come in whole MTUs of the read, in any order; msgh.length
+	 * is the end of the segment asked for.
+	 */
+	if (pkt->trimmed || pkt->msgh.length > e->length ||
+	    offset >= e->length || offset % qp->req.mtu ||
+	    len != min(qp->req.mtu, e->length - offset))
 		return;
 	index = offset / qp->req.mtu;
 	if (test_bit(index, e->read_map))
@@ -729,6 +836,9 @@ static void mrc_req_read_resp(struct mrc_qp *qp, struct sk_buff *skb,
 	}
 	set_bit(index, e->read_map);
 	e->read_received += len;
+	/* Progress: no re-request, no retry counted, while data comes. */
+	e->requested_at = mrc_now();
+	qp->req.retries = 0;
 	if (e->read_received == e->length)
 		e->response_done = true;
 }
@@ -780,7 +890,7 @@ static void mrc_req_nak(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 
 	if (!mrc_tx_slot(&req->tracker, psn))
 		return;
-	e = mrc_entry(qp, req->psn_wqe[psn & (MRC_REQ_WINDOW - 1)]);
+	e = mrc_entry(qp, req->psn_map[psn & (MRC_REQ_WINDOW - 1)].index);
 
 	switch (pkt->ack.syndrome) {
 	case MRC_NAK_TRIMMED:
@@ -842,16 +952,16 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		for (i = 0; i < res.acked_count; i++) {
 			u32 psn = mrc_psn_add(res.acked_first, i);
 
-			mrc_entry(qp, req->psn_wqe[psn &
-					(MRC_REQ_WINDOW - 1)])->pkts_acked++;
+			mrc_entry(qp, req->psn_map[psn &
+					(MRC_REQ_WINDOW - 1)].index)->pkts_acked++;
 		}
 		if (res.acked_count) {
 			req->retries = 0;
 			req->rnr_retries = 0;
-			kick = true;
 		}
-		if (res.lost_count)
-			kick = true;
+		/* A worker only when the ACK lets something go out. */
+		if (res.acked_count || res.lost_count)
+			kick = mrc_req_has_work(qp);
 		if (pkt->hdr.opcode == MRC_OP_NAK) {
 			mrc_req_nak(qp, pkt, now);
 			kick = true;

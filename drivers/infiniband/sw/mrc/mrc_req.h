@@ -32,6 +32,14 @@ struct mrc_rx_meta;
 #define MRC_REQ_FIXED_CWND	256
 /* Packets one run of the send work sends before yielding the CPU. */
 #define MRC_REQ_BURST		64
+/*
+ * A READ asks for its data a segment of at most this many MTUs at a time,
+ * and for the next segment once the last one has arrived: READ responses,
+ * which nobody acknowledges, are bounded like the requests the window
+ * bounds, and a lost response costs re-asking for the rest of its segment
+ * only.
+ */
+#define MRC_READ_SEGMENT_PKTS	64
 
 /* A send work request the kernel has copied out of the send queue. */
 struct mrc_send_entry {
@@ -44,22 +52,30 @@ struct mrc_send_entry {
 	u32 npkts;		/* PSNs it takes */
 	u32 pkts_sent;		/* first transmissions so far */
 	u32 pkts_acked;
-	u32 first_psn;
 	u32 msn;
 	u8 opcode;		/* MRC_OP_* */
 	u8 status;		/* enum ib_wc_status once known */
 	bool response_done;	/* READ data or atomic result arrived */
 	u32 read_received;	/* READ bytes placed so far */
 	unsigned long *read_map; /* READ: which response packets arrived */
-	u64 requested_at;	/* READ/atomic: when (re)requested, in us */
+	u32 read_offset;	/* READ: the range the last request asked, */
+	u32 read_end;		/* ... [read_offset, read_end) */
+	bool read_again;	/* READ: the timer wants the rest re-asked */
+	u64 requested_at;	/* READ/atomic: (re)requested or progressed */
 	u32 rerequests;
+};
+
+/* What a PSN in flight carries: packet @pkt of send queue entry @index. */
+struct mrc_req_psn {
+	u32 index;
+	u32 pkt;
 };
 
 struct mrc_req_state {
 	struct mrc_send_entry *entries;	/* one per send queue slot */
 	struct mrc_tx_tracker tracker;
 	struct mrc_tx_slot *slots;	/* MRC_REQ_WINDOW */
-	u32 *psn_wqe;			/* [psn % window]: send queue index */
+	struct mrc_req_psn *psn_map;	/* [psn % window] */
 	u32 next_msn_recv;		/* RSN: SEND*, WRITE_IMM */
 	u32 next_msn_rdatomic;		/* READ_REQ, ATOMIC_* */
 	u32 next_msn_write;		/* WRITE */
@@ -87,6 +103,11 @@ void mrc_req_cleanup(struct mrc_qp *qp);
 void mrc_req_start(struct mrc_qp *qp);
 /* Something to do: new work requests, an ACK, a timer. Any context. */
 void mrc_req_kick(struct mrc_qp *qp);
+/*
+ * New send work requests were posted; the caller holds no lock. A user
+ * QP's doorbell sends at once in the calling task; others kick the work.
+ */
+void mrc_req_doorbell(struct mrc_qp *qp);
 /* ACK, NAK, READ_RESP, ATOMIC_RESP for this QP; softirq. */
 void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		 const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta);
