@@ -18,6 +18,9 @@
 struct mrc_qp;
 struct mrc_profile;
 struct sk_buff;
+struct sk_buff_head;
+struct mrc_pkt;
+struct mrc_rx_meta;
 union ib_gid;
 
 /* EVs per plane of the built-in spraying, before any profile. */
@@ -27,6 +30,9 @@ struct mrc_qp_paths {
 	struct mrc_ev_set set;
 	struct mrc_ev *evs;		/* MRC_EV_MAX, for the QP's life */
 	u16 *profile_index;		/* set index -> profile EV index */
+	u32 *probe_sent_us;		/* when each pending probe went */
+	u32 probes_pending;
+	u32 probe_id;
 	struct mrc_profile *profile;	/* NULL: built-in spraying */
 	u32 plane_gen;			/* for mrc_planes_apply() */
 	int deny_gen;			/* the profile's, when last applied */
@@ -46,5 +52,17 @@ int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us);
 
 /* Sends @skb on EV @ev (from a pick); qp->lock need not be held. */
 int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev);
+
+/*
+ * Under qp->lock, from the requester: probes unanswered for @timeout_us
+ * failed; the next ASSUMED_BAD EV due for a probe gets one, queued on
+ * @out to be sent after the lock.
+ */
+void mrc_qp_paths_probe(struct mrc_qp *qp, struct sk_buff_head *out,
+			u32 now_us, u32 timeout_us);
+
+/* A PROBE (answered on any EV) or PROBE_REPLY; softirq, no lock held. */
+void mrc_qp_paths_rcv_probe(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			    const struct mrc_rx_meta *meta);
 
 #endif /* MRC_QP_PATHS_H */

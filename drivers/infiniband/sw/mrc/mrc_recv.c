@@ -52,8 +52,17 @@ static void mrc_rcv_qp(struct mrc_qp *qp, struct sk_buff *skb,
 	case MRC_OP_ATOMIC_RESP:
 		mrc_req_rcv(qp, skb, pkt, meta);
 		break;
+	case MRC_OP_PROBE:
+	case MRC_OP_PROBE_REPLY:
+		if (mrc_qp_is_ud(qp)) {
+			mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
+				      MRC_CNT_RX_DROP_QP_STATE);
+			kfree_skb(skb);
+			return;
+		}
+		mrc_qp_paths_rcv_probe(qp, pkt, meta);
+		break;
 	default:
-		/* PROBE and PROBE_REPLY: no path prober yet. */
 		mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
 			      MRC_CNT_RX_DROP_QP_STATE);
 		kfree_skb(skb);

@@ -87,7 +87,6 @@ int mrc_req_init(struct mrc_qp *qp)
 	INIT_WORK(&req->work, mrc_req_work);
 	timer_setup(&req->timer, mrc_req_timer, 0);
 	/* One path until spraying: a fixed entropy from the QPN. */
-	req->udp_sport = 0xc000 | (hash_32(qp->ibqp.qp_num, 14) & 0x3fff);
 	return 0;
 }
 
@@ -319,9 +318,15 @@ static int mrc_req_gather(struct mrc_qp *qp, struct mrc_send_entry *e,
 	return len ? -EINVAL : 0;
 }
 
+/* The EV the tracker records for a pick: none usable is MRC_QP_EV_NONE. */
+static u32 mrc_req_ev(int ev)
+{
+	return ev < 0 ? MRC_QP_EV_NONE : (u32)ev;
+}
+
 static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
 				     struct mrc_send_entry *e, u32 k, u32 psn,
-				     u8 flags)
+				     u8 flags, int ev)
 {
 	struct mrc_pkt pkt = {};
 	u32 offset = 0, len = 0;
@@ -362,7 +367,7 @@ static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
 		flags |= MRC_F_ACK_REQ;
 	pkt.hdr.flags = flags;
 
-	skb = mrc_qp_new_packet(qp, &pkt, len, &payload);
+	skb = mrc_qp_new_packet(qp, &pkt, len, &payload, ev);
 	if (!skb)
 		return NULL;
 	if (len && mrc_req_gather(qp, e, offset, payload, len)) {
@@ -469,12 +474,16 @@ static void mrc_req_retransmit(struct mrc_qp *qp, struct sk_buff_head *out,
 	u32 psn;
 
 	while (mrc_tx_next_to_retransmit(&req->tracker, &psn)) {
+		/* Elsewhere than the path that lost it, when there is one. */
+		int ev = mrc_qp_paths_pick(qp, mrc_tx_slot(&req->tracker,
+							   psn)->ev, now);
+
 		map = &req->psn_map[psn & (MRC_REQ_WINDOW - 1)];
 		e = mrc_entry(qp, map->index);
 		skb = mrc_req_build(qp, e, map->pkt, psn,
-				    MRC_F_RETRANSMIT | MRC_F_ACK_REQ);
+				    MRC_F_RETRANSMIT | MRC_F_ACK_REQ, ev);
 		mrc_req_queue(qp, out, skb);
-		mrc_tx_resend(&req->tracker, psn, req->udp_sport, now);
+		mrc_tx_resend(&req->tracker, psn, mrc_req_ev(ev), now);
 		mrc_stats_inc(mdev, MRC_CNT_RETRANSMITS);
 	}
 }
@@ -493,6 +502,7 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 	struct mrc_send_entry *e;
 	struct sk_buff *skb;
 	u32 psn;
+	int ev;
 
 	while (qp->state == IB_QPS_RTS) {
 		if (skb_queue_len(out) >= MRC_REQ_BURST)
@@ -509,11 +519,12 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 		if (!mrc_req_window_open(qp) || !mrc_req_may_start(qp, e))
 			break;
 
-		psn = mrc_tx_send(&req->tracker, req->udp_sport, now,
+		ev = mrc_qp_paths_pick(qp, -1, now);
+		psn = mrc_tx_send(&req->tracker, mrc_req_ev(ev), now,
 				  req->send_index);
 		req->psn_map[psn & (MRC_REQ_WINDOW - 1)] =
 			(struct mrc_req_psn){ req->send_index, e->pkts_sent };
-		skb = mrc_req_build(qp, e, e->pkts_sent, psn, 0);
+		skb = mrc_req_build(qp, e, e->pkts_sent, psn, 0, ev);
 		e->pkts_sent++;
 		if (e->pkts_sent == e->npkts)
 			e->requested_at = now;
@@ -568,6 +579,7 @@ static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
 	struct mrc_send_entry *e;
 	struct sk_buff *skb;
 	u32 i, psn;
+	int ev;
 
 	for (i = qp->sq_completed; i != req->send_index; i++) {
 		e = mrc_entry(qp, i);
@@ -578,13 +590,14 @@ static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
 		if (e->read_again)
 			e->rerequests++;
 		e->read_again = false;
-		psn = mrc_tx_send(&req->tracker, req->udp_sport, now, i);
+		ev = mrc_qp_paths_pick(qp, -1, now);
+		psn = mrc_tx_send(&req->tracker, mrc_req_ev(ev), now, i);
 		req->psn_map[psn & (MRC_REQ_WINDOW - 1)] =
 			(struct mrc_req_psn){ i, 0 };
 		e->npkts++;
 		e->pkts_sent++;
 		e->requested_at = now;
-		skb = mrc_req_build(qp, e, 0, psn, 0);
+		skb = mrc_req_build(qp, e, 0, psn, 0, ev);
 		mrc_req_queue(qp, out, skb);
 	}
 }
@@ -611,6 +624,8 @@ static bool mrc_req_run(struct mrc_qp *qp)
 	    now >= qp->req.rnr_until_us &&
 	    (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD)) {
 		mrc_req_retransmit(qp, &out, now);
+		mrc_qp_paths_probe(qp, &out, now,
+				   max_t(u64, mrc_req_rto_us(qp), 1000));
 		mrc_req_send_rd_again(qp, &out, now);
 		more = mrc_req_send_new(qp, &out, now);
 		mrc_req_complete(qp);
@@ -660,6 +675,45 @@ static bool mrc_req_has_work(struct mrc_qp *qp)
 	return req->send_index != qp->sq_fetched ||
 	       mrc_ring_produced(&qp->sq, qp->sq_fetched) != 0 ||
 	       mrc_outstanding_rd_atomic(qp, req->send_index);
+}
+
+/* ---- path (EV) feedback ---- */
+
+/*
+ * A valid ACK: the EV it echoes delivered; every PSN it declared lost
+ * retires the EV that PSN went out on (mrc_ev.h keeps the floor).
+ */
+static void mrc_req_ev_feedback(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+				const struct mrc_tx_ack_result *res, u64 now)
+{
+	struct mrc_ev_set *set = &qp->paths.set;
+	u32 i;
+
+	if (!qp->paths.ready)
+		return;
+	if (pkt->ack.ev_echo < set->n_evs)
+		mrc_ev_on_ack(set, pkt->ack.ev_echo, 1);
+	for (i = 0; i < res->lost_reported; i++)
+		if (res->lost[i].ev < set->n_evs &&
+		    mrc_ev_on_loss(set, res->lost[i].ev, (u32)now))
+			mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
+				      MRC_CNT_EV_RETIRED);
+}
+
+/* The timer is about to expire transmissions: blame the oldest's EV. */
+static void mrc_req_timeout_ev(struct mrc_qp *qp, u64 now, u64 rto)
+{
+	struct mrc_ev_set *set = &qp->paths.set;
+	u64 sent_at;
+	u32 psn, ev;
+
+	if (!qp->paths.ready ||
+	    !mrc_tx_oldest_unacked(&qp->req.tracker, &psn, &sent_at) ||
+	    now - sent_at < rto)
+		return;
+	ev = mrc_tx_slot(&qp->req.tracker, psn)->ev;
+	if (ev < set->n_evs && mrc_ev_on_timeout(set, ev, (u32)now))
+		mrc_stats_inc(to_mrc_dev(qp->ibqp.device), MRC_CNT_EV_RETIRED);
 }
 
 /* ---- timeouts ---- */
@@ -713,6 +767,7 @@ static void mrc_req_timer(struct timer_list *t)
 		req->rnr_until_us = 0;
 		kick = true;
 	}
+	mrc_req_timeout_ev(qp, now, rto);
 	expired = mrc_tx_on_timeout(&req->tracker, now, rto) +
 		  mrc_req_rerequest(qp, now, rto);
 	if (expired) {
@@ -949,6 +1004,7 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 				  pkt->ack.sack, pkt->ack.sack_words,
 				  pkt->ack.ev_echo, now, &res) != MRC_TX_ACK_OK)
 			break;
+		mrc_req_ev_feedback(qp, pkt, &res, now);
 		for (i = 0; i < res.acked_count; i++) {
 			u32 psn = mrc_psn_add(res.acked_first, i);
 

@@ -84,7 +84,6 @@ struct mrc_req_state {
 	u32 rnr_retries;
 	u64 rnr_until_us;		/* no sending before this */
 	u32 send_index;			/* send queue index being sent */
-	u16 udp_sport;			/* the one path until spraying */
 	struct work_struct work;
 	struct timer_list timer;
 	bool started;			/* tracker initialised at RTS */

@@ -196,7 +196,7 @@ static void mrc_resp_queue(struct mrc_resp_ctx *ctx, struct mrc_pkt *pkt,
 	u8 *unused;
 
 	skb = mrc_qp_new_packet(ctx->qp, pkt, payload_len,
-				payload ? payload : &unused);
+				payload ? payload : &unused, MRC_QP_EV_ANY);
 	if (skb)
 		__skb_queue_tail(&ctx->txq, skb);
 }
@@ -574,7 +574,7 @@ static int mrc_resp_read_packet(struct mrc_resp_ctx *ctx,
 	pkt.msgh.msn = rd->msn;
 	pkt.msgh.offset = rd->offset;
 	pkt.msgh.length = rd->end;
-	skb = mrc_qp_new_packet(ctx->qp, &pkt, len, &payload);
+	skb = mrc_qp_new_packet(ctx->qp, &pkt, len, &payload, MRC_QP_EV_ANY);
 	if (!skb)
 		return -ENOMEM;
 	if (len) {

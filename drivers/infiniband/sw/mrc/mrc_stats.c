@@ -39,6 +39,10 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_RX_DROP_NO_RECV].name		= "rx_drop_no_recv",
 	[MRC_CNT_RX_DROP_RECV_TOO_SMALL].name	= "rx_drop_recv_too_small",
 	[MRC_CNT_RX_DROP_UD_TRIMMED].name	= "rx_drop_ud_trimmed",
+	[MRC_CNT_EV_RETIRED].name		= "ev_retired",
+	[MRC_CNT_PROBES_SENT].name		= "probes_sent",
+	[MRC_CNT_PROBES_ANSWERED].name		= "probes_answered",
+	[MRC_CNT_PROBES_LOST].name		= "probes_lost",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

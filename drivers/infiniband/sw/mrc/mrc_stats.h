@@ -47,6 +47,11 @@ enum mrc_counter {
 	MRC_CNT_RX_DROP_NO_RECV,	/* no receive posted */
 	MRC_CNT_RX_DROP_RECV_TOO_SMALL,	/* GRH + payload exceed the buffer */
 	MRC_CNT_RX_DROP_UD_TRIMMED,	/* cut by a switch */
+	/* Paths (mrc_qp_paths.c, mrc_req.c). */
+	MRC_CNT_EV_RETIRED,		/* an EV made ASSUMED_BAD by a loss */
+	MRC_CNT_PROBES_SENT,
+	MRC_CNT_PROBES_ANSWERED,	/* PROBE_REPLYs received */
+	MRC_CNT_PROBES_LOST,		/* no reply in time */
 	MRC_CNT_NUM
 };
 

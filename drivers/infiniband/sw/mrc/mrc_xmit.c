@@ -8,6 +8,7 @@
 #include "mrc.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
+#include "mrc_stats.h"
 #include "mrc_xmit.h"
 
 u32 mrc_now_us(void)
@@ -22,8 +23,19 @@ static void mrc_qp_addrs(struct mrc_qp *qp, struct mrc_net_addr *src,
 	mrc_net_addr_from_gid(&qp->path.dgid, dst);
 }
 
+/* What the sender needs of a built packet, kept in its control block. */
+struct mrc_xmit_cb {
+	u32 ev;
+};
+
+static struct mrc_xmit_cb *mrc_xmit_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct mrc_xmit_cb) > sizeof(skb->cb));
+	return (struct mrc_xmit_cb *)skb->cb;
+}
+
 struct sk_buff *mrc_qp_new_packet(struct mrc_qp *qp, struct mrc_pkt *pkt,
-				  u32 payload_len, u8 **payload)
+				  u32 payload_len, u8 **payload, int ev)
 {
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_net_addr src, dst;
@@ -33,7 +45,9 @@ struct sk_buff *mrc_qp_new_packet(struct mrc_qp *qp, struct mrc_pkt *pkt,
 
 	pkt->hdr.sqpn = qp->ibqp.qp_num;
 	pkt->hdr.dqpn = qp->dest_qpn;
-	pkt->hdr.ev = qp->req.udp_sport;
+	if (ev == MRC_QP_EV_ANY)
+		ev = mrc_qp_paths_pick(qp, -1, mrc_now_us());
+	pkt->hdr.ev = ev < 0 ? MRC_QP_EV_NONE : ev;
 	pkt->hdr.ts = mrc_now_us();
 	pkt->hdr.payload_len = payload_len;
 	hdr_len = mrc_pkt_hdr_len(pkt);
@@ -50,6 +64,7 @@ struct sk_buff *mrc_qp_new_packet(struct mrc_qp *qp, struct mrc_pkt *pkt,
 		goto bad_packet;
 	}
 	*payload = data + hdr_len;
+	mrc_xmit_cb(skb)->ev = pkt->hdr.ev;
 	return skb;
 
 bad_packet:
@@ -62,9 +77,13 @@ bad_packet:
 int mrc_qp_send_packet(struct mrc_qp *qp, struct sk_buff *skb)
 {
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
-	struct mrc_net_addr src, dst;
 
-	mrc_qp_addrs(qp, &src, &dst);
-	return mrc_net_xmit(mdev, skb, &src, &dst, qp->req.udp_sport,
-			    qp->path.traffic_class);
+	u32 ev = mrc_xmit_cb(skb)->ev;
+
+	/* The EV array and its paths do not change while packets go out. */
+	if (ev < qp->paths.set.n_evs)
+		return mrc_qp_paths_xmit(qp, skb, ev);
+	kfree_skb(skb);
+	mrc_stats_inc(mdev, MRC_CNT_TX_ERRORS);
+	return -EHOSTUNREACH;
 }
