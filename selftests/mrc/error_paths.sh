@@ -75,7 +75,8 @@ ktap_check "resources_released_after_errors" resources_zero 10
 killed_probe()
 {
 	local pid
-	probe stream 120 >"$tmp/stream" 2>&1 &
+	# Started directly: $! must be the probe, not a subshell around it.
+	"$ERR_PROBE" mrc0 "$GID" mrc1 "$GID" stream 120 >"$tmp/stream" 2>&1 &
 	pid=$!
 	if ! wait_for 60 grep -q ready "$tmp/stream"; then
 		cat "$tmp/stream"
@@ -106,12 +107,11 @@ killed_perftest()
 		-p 18600 -D 30 -s 65536 >"$tmp/server" 2>&1 &
 	server=$!
 	wait_for 20 server_listens 18600 || echo "the server never listened"
-	ip netns exec mrcna timeout 120 ib_write_bw -d mrc0 -x "$GID" \
-		-p 18600 -D 30 -s 65536 "$MRC_HOST_B" >"$tmp/client" 2>&1 &
-	local client=$!
-	sleep 8
-	kill -KILL "$client"
-	wait "$client" 2>/dev/null
+	# timeout's own SIGKILL reaches the client itself (killing timeout
+	# would leave its child running).
+	ip netns exec mrcna timeout -s KILL 10 ib_write_bw -d mrc0 -x "$GID" \
+		-p 18600 -D 30 -s 65536 "$MRC_HOST_B" >"$tmp/client" 2>&1
+	echo "client exit $? (137: killed)"
 	wait "$server"
 	status=$?
 	tail -n 3 "$tmp/server" | sed 's/^/server: /'
