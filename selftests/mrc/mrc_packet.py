@@ -6,6 +6,11 @@ Documentation/wire-format.rst (not from the kernel's encoder).
   mrc_packet.py send KIND DST PORT      send the packets of KIND over UDP;
                                         prints "COUNT BYTES" (UDP payload bytes)
   mrc_packet.py send all DST PORT       every KIND; prints "KIND COUNT BYTES"
+  mrc_packet.py aim KIND DST PORT QPN_A QPN_B RKEY VA EPSN
+                                        send the hostile packets of KIND at
+                                        live QP QPN_B (peer QPN_A, MR RKEY at
+                                        VA, next PSN EPSN); prints "COUNT
+                                        BYTES"
   mrc_packet.py hex KIND                the first packet of KIND, in hex
   mrc_packet.py rawsend CSUM DST PORT COUNT
                                         COUNT valid packets over a raw socket
@@ -136,6 +141,61 @@ KINDS = {
 }
 
 
+def aimed_write(dqpn, sqpn, psn, va, rkey, payload=b"H" * 64):
+    """A well-formed single-packet RDMA WRITE."""
+    return base(OP["WRITE"], ACK_REQ, dqpn=dqpn, sqpn=sqpn, psn=psn,
+                payload_len=len(payload)) + \
+        msgh(offset=0, length=len(payload)) + raddr(va=va, rkey=rkey) + payload
+
+
+def aimed(qpn_a, qpn_b, rkey, va, epsn):
+    """Packets at a live QP B whose peer is QP A (the sender's address is
+    A's): each dropped for the reason its name says, none may touch B's
+    memory or disturb the connection."""
+    psn_mask = 0xffffff
+    window = 1024
+    full = send(dqpn=qpn_b)
+    return {
+        # Cut inside the base header (at least the QPN there), or inside
+        # the extension headers.
+        "too_short": [full[:n] for n in range(8, 32)] +
+                     [full[:43], aimed_write(qpn_b, qpn_a, epsn, va,
+                                             rkey)[:59]],
+        "bad_length": [
+            send(payload=b"x" * 8, declared=4, length=8, dqpn=qpn_b),
+            send(payload=b"", declared=0, length=16, dqpn=qpn_b),
+        ],
+        # Right peer and key, PSNs beyond the window and far ahead.
+        "out_of_window": [aimed_write(qpn_b, qpn_a, (epsn + d) & psn_mask,
+                                      va, rkey)
+                          for d in (window, window + 1, 0x10000, 0x3fffff)],
+        # Right key and PSN, to a QPN nobody has.
+        "no_qp": [aimed_write(NO_QPN, qpn_a, epsn, va, rkey)],
+        # Right QPN, PSN and key, but not from the connected QP.
+        "bad_source_qp": [aimed_write(qpn_b, (qpn_a + 1) & psn_mask, epsn,
+                                      va, rkey),
+                          aimed_write(qpn_b, NO_QPN, epsn, va, rkey)],
+        # Wrong rkeys: from another QP, beyond the window, or replaying a
+        # PSN already received (a duplicate is answered, never executed).
+        "wrong_rkey_bad_source_qp": [
+            aimed_write(qpn_b, NO_QPN, epsn, va, rkey ^ 0x80)],
+        "wrong_rkey_out_of_window": [
+            aimed_write(qpn_b, qpn_a, (epsn + window + 7) & psn_mask, va,
+                        rkey ^ 0x80)],
+        "wrong_rkey_duplicate": [
+            aimed_write(qpn_b, qpn_a, (epsn - 1) & psn_mask, va,
+                        rkey ^ 0x80)],
+    }
+
+
+def cmd_aim(kind, dst, port, qpn_a, qpn_b, rkey, va, epsn):
+    pkts = aimed(int(qpn_a), int(qpn_b), int(rkey), int(va), int(epsn))[kind]
+    s = socket.socket(family_of(dst), socket.SOCK_DGRAM)
+    for p in pkts:
+        s.sendto(p, (dst, int(port)))
+    print(len(pkts), sum(len(p) for p in pkts))
+
+
 def family_of(addr):
     return socket.AF_INET6 if ":" in addr else socket.AF_INET
 
@@ -238,6 +298,8 @@ def main(argv):
     cmd = argv[1] if len(argv) > 1 else ""
     if cmd == "send" and len(argv) == 5:
         cmd_send(*argv[2:])
+    elif cmd == "aim" and len(argv) == 10:
+        cmd_aim(*argv[2:])
     elif cmd == "hex" and len(argv) == 3:
         print(KINDS[argv[2]]()[0].hex())
     elif cmd == "rawsend" and len(argv) == 6:

@@ -188,7 +188,7 @@ if ! make_namespaces; then
 	ktap_skip_all "cannot create namespaces and a veth pair"
 fi
 
-ktap_begin 31
+ktap_begin 32
 
 # (a) Sockets.
 both_closed() { port_closed "$NSA" "$PORT" && port_closed "$NSB" "$PORT"; }
@@ -286,9 +286,13 @@ not_our_gid()
 }
 check "destination_not_a_gid_counted" not_our_gid
 
-# B to itself goes over lo, which has no mrc device.
+# To 127.0.0.1 over lo: no mrc device has that GID. (B to its own address
+# also goes over lo, but that is mrc1's GID: loopback, counted as mrc1's.)
 check "no_device_counted" \
-	counted mrc1 "rx_drop_no_device=COUNT" in_b "$PYTHON" "$PKT" send no_qp "$B4" "$PORT"
+	counted mrc1 "rx_drop_no_device=COUNT" in_b "$PYTHON" "$PKT" send no_qp 127.0.0.1 "$PORT"
+check "loopback_to_own_gid_reaches_device" \
+	counted mrc1 "rx_packets=COUNT rx_bytes=BYTES rx_drop_no_qp=COUNT" \
+	in_b "$PYTHON" "$PKT" send no_qp "$B4" "$PORT"
 
 # (c) UDP checksums: none over IPv4 is refused by us, a wrong one (and none
 # over IPv6) by the UDP layer before MRC sees it: its namespace counts it.

@@ -156,6 +156,34 @@ static bool mrc_net_outer(struct sk_buff *skb, struct mrc_rx_meta *meta)
 	return uh->check != 0;
 }
 
+/*
+ * A packet that a device of this namespace sent to an address of this host
+ * comes back over the loopback netdev, not over the device's own: it
+ * belongs to the device whose GID is its destination (a QP talking to a QP
+ * of the same device, as in rdma-core's own tests). With a reference.
+ */
+static struct mrc_dev *mrc_net_find_gid_owner(struct mrc_net *mn,
+					      struct sk_buff *skb)
+{
+	const struct ib_gid_attr *attr;
+	struct mrc_rx_meta meta;
+	struct mrc_dev *mdev;
+	union ib_gid dgid;
+
+	mrc_net_outer(skb, &meta);
+	mrc_net_addr_to_gid(&meta.daddr, &dgid);
+	list_for_each_entry_rcu(mdev, &mn->devs, net_node) {
+		attr = rdma_find_gid_by_port(&mdev->ib_dev, &dgid,
+					     IB_GID_TYPE_ROCE_UDP_ENCAP, 1,
+					     NULL);
+		if (IS_ERR(attr))
+			continue;
+		rdma_put_gid_attr(attr);
+		return ib_device_try_get(&mdev->ib_dev) ? mdev : NULL;
+	}
+	return NULL;
+}
+
 /* Unicast to one of the port's GIDs, as rxe requires of RoCE packets. */
 static bool mrc_net_dst_is_ours(struct mrc_dev *mdev, struct sk_buff *skb,
 				const struct mrc_rx_meta *meta)
@@ -242,6 +270,8 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	/* A VLAN of the device's netdev carries its GIDs too. */
 	if (!mdev && is_vlan_dev(ndev))
 		mdev = mrc_net_find_dev(mn, vlan_dev_real_dev(ndev));
+	if (!mdev && (ndev->flags & IFF_LOOPBACK))
+		mdev = mrc_net_find_gid_owner(mn, skb);
 	if (!mdev) {
 		atomic64_inc(&mn->rx_drop_no_device);
 		goto drop;

@@ -12,8 +12,12 @@
 
 #include "mrc_wire.h"
 
-/* No IEEE OUI is assigned to soft-MRC; 0 says "no vendor". */
-#define MRC_VENDOR_ID			0
+/*
+ * No IEEE OUI is assigned to soft-MRC. 0xffffff, not a valid OUI, says so:
+ * 0 reads as "not reported" and verbs test suites (rdma-core's pyverbs)
+ * refuse it.
+ */
+#define MRC_VENDOR_ID			0xffffff
 #define MRC_VENDOR_PART_ID		0x4d52	/* "MR" */
 #define MRC_HW_VERSION			1
 

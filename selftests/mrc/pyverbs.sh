@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# rdma-core's own verbs test suite (python3-pyverbs, in
+# /usr/share/doc/rdma-core/tests) against an mrc device. The suite puts
+# both ends of its traffic tests on one device (--dev), which sends to its
+# own address: the packets come back over the loopback netdev.
+#
+# Required: no failure in the modules of the verbs this device has (device,
+# PD, MR, CQ, QP, CQ events, extended CQ, atomics), and the RC traffic and
+# RC QP tests among them pass rather than skip. Every other module is
+# reported: counts and failures as diagnostics, skips with their reasons.
+# Documentation/conformance.rst has the table.
+#
+# One namespace, a veth pair: mrcna: mrcva 192.0.2.1/24, mrc0 (GID 1).
+# lab-timeout: 600
+set -u
+. "$(dirname "$0")/lib.sh"
+mrc_require_root_tools
+SUITE=/usr/share/doc/rdma-core/tests
+PYTHON=/usr/bin/python3
+[ -d "$SUITE" ] || ktap_skip_all "needs python3-pyverbs (no $SUITE)"
+"$PYTHON" -c 'import pyverbs.device' 2>/dev/null ||
+	ktap_skip_all "needs python3-pyverbs (no pyverbs module)"
+mrc_load || ktap_skip_all "cannot load $MRC_KO"
+
+REQUIRED_MODULES=(test_device test_pd test_mr test_cq test_qp test_cq_events
+	test_cqex test_atomic)
+# Each must pass, not merely not fail.
+REQUIRED_TESTS=(
+	test_qp.QPTest.test_create_rc_qp_no_attr
+	test_qp.QPTest.test_create_rc_qp_with_attr
+	test_qp.QPTest.test_create_rc_qp_ex_no_attr
+	test_qp.QPTest.test_create_rc_qp_ex_with_attr
+	test_qp.QPTest.test_query_rc_qp
+	test_cq_events.CqEventsTestCase.test_cq_events_rc
+	test_cqex.CqExTestCase.test_rc_traffic_cq_ex
+	test_relaxed_ordering.RoTestCase.test_ro_rc_traffic
+	test_atomic.AtomicTest.test_atomic_cmp_and_swap
+	test_atomic.AtomicTest.test_atomic_fetch_and_add
+	test_atomic.AtomicTest.test_atomic_invalid_rkey
+	test_atomic.AtomicTest.test_atomic_invalid_lkey
+)
+tmp=
+
+cleanup()
+{
+	remove_two_hosts
+	mrc_cleanup
+	[ -z "$tmp" ] || rm -rf "$tmp"
+	return 0
+}
+trap cleanup EXIT
+cleanup
+tmp=$(mktemp -d)
+# rdma_rxe would take the UDP port our devices use.
+[ -d /sys/module/rdma_rxe ] && rmmod rdma_rxe 2>/dev/null
+make_two_hosts || ktap_skip_all "cannot build the namespaces and devices"
+
+# The suite ships some modules gzipped, as Debian compresses docs.
+cp -r "$SUITE" "$tmp/tests" && gunzip -f "$tmp"/tests/*.gz ||
+	ktap_skip_all "cannot unpack $SUITE"
+
+ktap_begin $((1 + ${#REQUIRED_MODULES[@]} + ${#REQUIRED_TESTS[@]}))
+
+run_suite()
+{
+	ip netns exec mrcna timeout 500 "$PYTHON" \
+		"$MRC_SELFTEST_DIR/pyverbs_run.py" "$tmp/tests" mrc0 1 \
+		>"$tmp/results" 2>"$tmp/stderr"
+	local status=$?
+	grep '^# ran' "$tmp/results"
+	tail -n 5 "$tmp/stderr"
+	[ $status -eq 0 ] && grep -q '^# ran [1-9]' "$tmp/results"
+}
+ktap_check "suite_ran" run_suite
+
+# "ok N fail N skip N" of the tests whose id starts with PREFIX.
+counts()	# PREFIX
+{
+	awk -v p="tests.$1" '
+	index($2, p) == 1 { n[$1]++ }
+	END { printf "ok %d fail %d skip %d\n", n["ok"], n["fail"], n["skip"] }' \
+		"$tmp/results"
+}
+
+module_clean()	# MODULE
+{
+	local c
+	c=$(counts "$1.")
+	echo "$1: $c"
+	grep "^fail tests\.$1\." "$tmp/results"
+	[[ $c == ok\ [1-9]*\ fail\ 0\ * ]]
+}
+for m in "${REQUIRED_MODULES[@]}"; do
+	ktap_check "${m#test_}_module_no_failures" module_clean "$m"
+done
+
+passed()	# TEST
+{
+	grep -E "^(ok|fail|skip) tests\.$1(:|$)" "$tmp/results" ||
+		echo "$1: not run"
+	grep -qx "ok tests\.$1" "$tmp/results"
+}
+for t in "${REQUIRED_TESTS[@]}"; do
+	ktap_check "${t##*.}" passed "$t"
+done
+
+# The rest, reported.
+report()
+{
+	local m
+	for m in $(awk '{ split($2, w, "."); print w[2] }' "$tmp/results" |
+		   sort -u); do
+		[ -n "$m" ] && [ "$m" != ran ] && echo "$m: $(counts "$m.")"
+	done
+	echo "total: $(counts "")"
+	echo "failures outside the required modules:"
+	grep '^fail ' "$tmp/results" | sed 's/^fail tests\./  /'
+	echo "skip reasons (count, reason):"
+	sed -n 's/^skip [^:]*: //p' "$tmp/results" | sort | uniq -c |
+		sort -rn | sed 's/^/  /'
+	return 0
+}
+report | sed 's/^/# /'
+ktap_finish
