@@ -18,6 +18,8 @@ SHAPED_RATE_MBIT=8
 SHAPED_DELAY_MS=2
 
 [ "$(id -u)" -eq 0 ] || ktap_skip_all "needs root"
+# With mrc loaded, `up` also gives the hosts mrc devices and EV profiles.
+mrc_load >/dev/null 2>&1 || true	# checked by mrc_profiles_programmed
 for tool in ip tc python3 ping; do
 	command -v $tool >/dev/null || ktap_skip_all "needs $tool (scripts/setup)"
 done

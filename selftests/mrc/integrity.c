@@ -3,7 +3,7 @@
  * integrity: RC data integrity between two verbs devices, for integrity.sh.
  *
  *   integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH]
- *             DEV_A IPV4_A DEV_B IPV4_B
+ *             DEV_A IP_A DEV_B IP_B     (IPv4 or IPv6 addresses)
  *
  * One process drives both ends: a QP on DEV_A (the requester) connected to
  * a QP on DEV_B (the responder), each QP given the other's number, PSN and
@@ -180,20 +180,23 @@ static struct ibv_context *open_device(const char *name)
 	return ctx;
 }
 
-static int find_gid(struct ibv_context *ctx, const char *ip4,
+/* The GID index of IP address @ip (IPv4, as IPv4-mapped, or IPv6). */
+static int find_gid(struct ibv_context *ctx, const char *ip,
 		    union ibv_gid *gid)
 {
 	struct ibv_port_attr port;
-	struct in_addr a;
+	uint8_t want[16] = { [10] = 0xff, [11] = 0xff };
 	int i;
 
-	if (inet_pton(AF_INET, ip4, &a) != 1 || ibv_query_port(ctx, 1, &port))
+	if (inet_pton(AF_INET, ip, want + 12) != 1 &&
+	    inet_pton(AF_INET6, ip, want) != 1)
+		return -1;
+	if (ibv_query_port(ctx, 1, &port))
 		return -1;
 	for (i = 0; i < port.gid_tbl_len; i++) {
 		if (ibv_query_gid(ctx, 1, i, gid))
 			continue;
-		if (!memcmp(gid->raw + 12, &a, 4) && gid->raw[10] == 0xff &&
-		    gid->raw[11] == 0xff)
+		if (!memcmp(gid->raw, want, sizeof(want)))
 			return i;
 	}
 	return -1;
@@ -556,7 +559,7 @@ static bool check_wc(const struct ibv_wc *wc, const struct transfer *t,
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] DEV_A IPV4_A DEV_B IPV4_B\n");
+		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] DEV_A IP_A DEV_B IP_B\n");
 	return 2;
 }
 

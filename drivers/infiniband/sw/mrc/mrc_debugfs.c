@@ -23,6 +23,12 @@
  *	the device's netdev itself, or "-" for an empty slot), "up" or
  *	"down", packets mrc_net_xmit_ev() sent directly on it, and packets
  *	for it that went through the bond's IP output instead.
+ *
+ * /sys/kernel/debug/mrc/paths
+ *	One line per EV of every RC QP: "IBDEV QPN EV PLANE STATE SENT ACKED
+ *	LOST PATH": the EV's index and plane, its state (GOOD, ASSUMED_BAD,
+ *	DENIED, UNKNOWN), packets sprayed on it, ACKs and losses it had, and
+ *	its path: "udp:PORT" or "usids:U1,U2,..." (hex).
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -231,6 +237,13 @@ static int mrc_debugfs_planes_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(mrc_debugfs_planes);
 
+static int mrc_debugfs_paths_show(struct seq_file *m, void *unused)
+{
+	mrc_devices_show_paths(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mrc_debugfs_paths);
+
 static const struct file_operations mrc_debugfs_xmit_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
@@ -247,6 +260,8 @@ void mrc_debugfs_init(void)
 			    &mrc_debugfs_xmit_ev_fops);
 	debugfs_create_file("planes", 0400, mrc_debugfs_dir, NULL,
 			    &mrc_debugfs_planes_fops);
+	debugfs_create_file("paths", 0400, mrc_debugfs_dir, NULL,
+			    &mrc_debugfs_paths_fops);
 }
 
 void mrc_debugfs_exit(void)

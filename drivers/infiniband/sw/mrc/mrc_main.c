@@ -15,6 +15,7 @@
 #include "mrc.h"
 #include "mrc_net.h"
 #include "mrc_req.h"
+#include "mrc_qp_paths.h"
 
 static LIST_HEAD(mrc_devices);
 static DEFINE_MUTEX(mrc_devices_lock);
@@ -239,6 +240,18 @@ void mrc_devices_show_planes(struct seq_file *m)
 	list_for_each_entry(mdev, &mrc_devices, list)
 		if (!mdev->dead)
 			mrc_planes_show(mdev, m);
+	mutex_unlock(&mrc_devices_lock);
+}
+
+/* debugfs: the EVs of every RC QP of every live device. */
+void mrc_devices_show_paths(struct seq_file *m)
+{
+	struct mrc_dev *mdev;
+
+	mutex_lock(&mrc_devices_lock);
+	list_for_each_entry(mdev, &mrc_devices, list)
+		if (!mdev->dead)
+			mrc_qp_paths_show(mdev, m);
 	mutex_unlock(&mrc_devices_lock);
 }
 

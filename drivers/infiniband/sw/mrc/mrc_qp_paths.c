@@ -3,6 +3,7 @@
  * The paths of an RC queue pair; see mrc_qp_paths.h.
  */
 #include <linux/hash.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "mrc.h"
@@ -264,4 +265,52 @@ void mrc_qp_paths_rcv_probe(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	spin_unlock_bh(&qp->lock);
 	if (skb)
 		mrc_qp_send_packet(qp, skb);
+}
+
+static const char *const mrc_ev_state_names[] = {
+	[MRC_EV_GOOD] = "GOOD",
+	[MRC_EV_ASSUMED_BAD] = "ASSUMED_BAD",
+	[MRC_EV_DENIED] = "DENIED",
+	[MRC_EV_UNKNOWN] = "UNKNOWN",
+};
+
+static void mrc_qp_paths_show_qp(struct mrc_qp *qp, struct seq_file *m)
+{
+	const struct mrc_ev_set *set = &qp->paths.set;
+	u32 i, k;
+
+	spin_lock_bh(&qp->lock);
+	for (i = 0; qp->paths.ready && i < set->n_evs; i++) {
+		const struct mrc_ev *e = &set->evs[i];
+
+		seq_printf(m, "%s %u %u %u %s %llu %llu %llu ",
+			   dev_name(&qp->ibqp.device->dev), qp->ibqp.qp_num,
+			   i, e->plane,
+			   e->state < ARRAY_SIZE(mrc_ev_state_names) ?
+			   mrc_ev_state_names[e->state] : "?",
+			   e->sent, e->acked, e->lost);
+		if (!e->path.n_usids)
+			seq_printf(m, "udp:%u", e->path.udp_sport);
+		for (k = 0; k < e->path.n_usids; k++)
+			seq_printf(m, "%s%x", k ? "," : "usids:",
+				   e->path.usids[k]);
+		seq_putc(m, '\n');
+	}
+	spin_unlock_bh(&qp->lock);
+}
+
+void mrc_qp_paths_show(struct mrc_dev *mdev, struct seq_file *m)
+{
+	struct mrc_qp *qp;
+	unsigned long qpn;
+	void *entry;
+
+	xa_for_each(&mdev->qps, qpn, entry) {
+		qp = mrc_qp_get(mdev, qpn);
+		if (!qp)
+			continue;
+		if (!mrc_qp_is_ud(qp))
+			mrc_qp_paths_show_qp(qp, m);
+		mrc_qp_put(qp);
+	}
 }

@@ -15,7 +15,9 @@
 
 #include "mrc_ev.h"
 
+struct mrc_dev;
 struct mrc_qp;
+struct seq_file;
 struct mrc_profile;
 struct sk_buff;
 struct sk_buff_head;
@@ -60,6 +62,12 @@ int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev);
  */
 void mrc_qp_paths_probe(struct mrc_qp *qp, struct sk_buff_head *out,
 			u32 now_us, u32 timeout_us);
+
+/*
+ * debugfs: one line per EV of every RC QP of @mdev that has its paths:
+ * "IBDEV QPN EV PLANE STATE SENT ACKED LOST PATH".
+ */
+void mrc_qp_paths_show(struct mrc_dev *mdev, struct seq_file *m);
 
 /* A PROBE (answered on any EV) or PROBE_REPLY; softirq, no lock held. */
 void mrc_qp_paths_rcv_probe(struct mrc_qp *qp, const struct mrc_pkt *pkt,

@@ -800,6 +800,14 @@ void mrc_req_start(struct mrc_qp *qp)
 
 	mrc_req_free_read_maps(qp);
 	mrc_tx_init(&req->tracker, req->slots, MRC_REQ_WINDOW, qp->sq_psn);
+	/*
+	 * Sprayed packets overtake one another by about as many as there
+	 * are paths: a hole is a loss only after twice that many later
+	 * deliveries, or every path's jitter would retire paths.
+	 */
+	if (qp->paths.ready)
+		mrc_tx_set_reorder_tolerance(&req->tracker,
+					     2 * qp->paths.set.n_evs);
 	req->next_msn_recv = 0;
 	req->next_msn_rdatomic = 0;
 	req->next_msn_write = 0;
