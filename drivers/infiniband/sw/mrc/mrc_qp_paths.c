@@ -52,7 +52,7 @@ void mrc_qp_paths_free(struct mrc_qp *qp)
  * across QPs by a hash of the QPN. ECMP fabrics hash on the port.
  */
 static u32 mrc_qp_default_descs(struct mrc_qp *qp, u8 n_planes,
-				 struct mrc_ev_desc *descs)
+				struct mrc_ev_desc *descs)
 {
 	u32 base = hash_32(qp->ibqp.qp_num, 14), n = 0, i;
 	u8 p;
