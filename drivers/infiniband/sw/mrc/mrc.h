@@ -155,8 +155,8 @@ extern const struct ib_device_ops mrc_ah_ops;
 /* mrc_main.c */
 void mrc_dev_mark_dead(struct mrc_dev *mdev);
 struct mrc_dev *mrc_dev_get_nth(unsigned long n);
-void mrc_devices_show_planes(struct seq_file *m);
-void mrc_devices_show_paths(struct seq_file *m);
+void mrc_devices_show(struct seq_file *m,
+		      void (*show)(struct mrc_dev *mdev, struct seq_file *m));
 
 /* mrc_ctl_netlink.c */
 int mrc_ctl_netlink_init(void);

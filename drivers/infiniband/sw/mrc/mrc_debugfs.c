@@ -43,6 +43,7 @@
 
 #include "mrc.h"
 #include "mrc_net.h"
+#include "mrc_qp_paths.h"
 #include "mrc_stats.h"
 
 #define MRC_DEBUGFS_XMIT_MAX	1024
@@ -232,14 +233,14 @@ static const struct file_operations mrc_debugfs_xmit_ev_fops = {
 
 static int mrc_debugfs_planes_show(struct seq_file *m, void *unused)
 {
-	mrc_devices_show_planes(m);
+	mrc_devices_show(m, mrc_planes_show);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mrc_debugfs_planes);
 
 static int mrc_debugfs_paths_show(struct seq_file *m, void *unused)
 {
-	mrc_devices_show_paths(m);
+	mrc_devices_show(m, mrc_qp_paths_show);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mrc_debugfs_paths);

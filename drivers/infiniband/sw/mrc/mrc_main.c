@@ -15,7 +15,6 @@
 #include "mrc.h"
 #include "mrc_net.h"
 #include "mrc_req.h"
-#include "mrc_qp_paths.h"
 
 static LIST_HEAD(mrc_devices);
 static DEFINE_MUTEX(mrc_devices_lock);
@@ -231,27 +230,16 @@ static struct rdma_link_ops mrc_link_ops = {
 	.newlink = mrc_newlink,
 };
 
-/* debugfs: the planes of every live device, one line each. */
-void mrc_devices_show_planes(struct seq_file *m)
+/* debugfs: what @show prints of each live device, in creation order. */
+void mrc_devices_show(struct seq_file *m,
+		      void (*show)(struct mrc_dev *mdev, struct seq_file *m))
 {
 	struct mrc_dev *mdev;
 
 	mutex_lock(&mrc_devices_lock);
 	list_for_each_entry(mdev, &mrc_devices, list)
 		if (!mdev->dead)
-			mrc_planes_show(mdev, m);
-	mutex_unlock(&mrc_devices_lock);
-}
-
-/* debugfs: the EVs of every RC QP of every live device. */
-void mrc_devices_show_paths(struct seq_file *m)
-{
-	struct mrc_dev *mdev;
-
-	mutex_lock(&mrc_devices_lock);
-	list_for_each_entry(mdev, &mrc_devices, list)
-		if (!mdev->dead)
-			mrc_qp_paths_show(mdev, m);
+			show(mdev, m);
 	mutex_unlock(&mrc_devices_lock);
 }
 
