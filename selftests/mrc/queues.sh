@@ -123,6 +123,26 @@ client_server()	# GID_OPT TOOL ARGS...
 	return $status
 }
 
+# perftest's client sometimes exits 1 right after printing its result
+# header, with no message and no retransmission, timeout or drop on either
+# device; rxe does it too under load (Documentation/figures.rst). Such a
+# run is shown in full and run once more; any other failure fails at once.
+perftest_case()	# TOOL ARGS...
+{
+	local out
+	out=$(client_server -x "$@")
+	local status=$?
+	printf '%s\n' "$out"
+	[ $status -eq 0 ] && return 0
+	if ! grep -A1 '#bytes' "$tmp/client" | grep -qE '^ *[0-9]+ +[0-9]+ ' &&
+	   ! grep -qiE 'error|fail|couldn|unable' "$tmp/client"; then
+		echo "silent client exit after the header: running once more"
+		client_server -x "$@"
+		return
+	fi
+	return $status
+}
+
 perftest_cases=(write_bw read_bw atomic_bw send_lat)
 ktap_begin $((12 + ${#perftest_cases[@]}))
 
@@ -184,7 +204,7 @@ for t in "${perftest_cases[@]}"; do
 	atomic_bw) args=(-n 100) ;;
 	*) args=(-n 100 -s 4096) ;;
 	esac
-	ktap_check "perftest_$t" client_server -x "ib_$t" "${args[@]}"
+	ktap_check "perftest_$t" perftest_case "ib_$t" "${args[@]}"
 done
 
 ktap_finish
