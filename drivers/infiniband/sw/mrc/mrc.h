@@ -71,6 +71,7 @@
 #include "mrc_mr.h"
 #include "mrc_profile.h"
 #include "mrc_plane.h"
+#include "mrc_settings.h"
 
 struct mrc_net;
 struct mrc_pcpu_stats;
@@ -116,6 +117,10 @@ struct mrc_dev {
 
 	/* Paths the controller programmed (mrc_profile.c). */
 	struct mrc_profile_table profiles;
+
+	/* What the controller set (mrc_settings.h has the lock rules). */
+	spinlock_t settings_lock;
+	struct mrc_dev_settings settings;
 };
 
 struct mrc_ucontext {

@@ -134,6 +134,8 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 
 	/* Undone by dealloc_driver, which may run from here on. */
 	mrc_profile_table_init(mdev);
+	spin_lock_init(&mdev->settings_lock);
+	mrc_dev_settings_default(&mdev->settings);
 	err = mrc_mr_table_init(mdev);
 	if (err)
 		return err;

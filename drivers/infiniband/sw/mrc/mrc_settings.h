@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Per-device settings the controller (mrcctl, mrc_ctl_netlink.c) changes at
+ * run time and the data path reads.
+ *
+ * Locking: mrc_dev.settings_lock (a spinlock, never held while sleeping)
+ * serialises writers and readers of @cc, which is copied whole when a QP
+ * goes to RTR. The scalar fields are written under the lock with
+ * WRITE_ONCE() and read lock-free with READ_ONCE() on the data path, where
+ * an old value for one more packet is harmless.
+ */
+#ifndef MRC_SETTINGS_H
+#define MRC_SETTINGS_H
+
+#include "mrc_nscc.h"
+
+/* DSCP codepoints, 6 bits: the TOS byte is dscp << 2 | ecn. */
+#define MRC_DSCP_MAX		63
+/* Trimmable data (AF11); the class a trimming switch may cut. */
+#define MRC_DSCP_DATA_DEFAULT	10
+/* ACK, NAK, probe and trimmed headers: the priority class (EF). */
+#define MRC_DSCP_CTRL_DEFAULT	46
+
+struct mrc_dev_settings {
+	/*
+	 * Spraying off: each QP keeps to one EV, chosen by hashing its QPN
+	 * and the peer's QPN, like ECMP does with a flow. For comparisons.
+	 */
+	bool single_path;
+	/* DSCP of data packets, which switches may trim. */
+	u8 data_dscp;
+	/* DSCP of ACKs, NAKs and probes, the priority class. */
+	u8 ctrl_dscp;
+	/* Congestion control of QPs that reach RTR from now on. */
+	bool cc_enabled;
+	struct mrc_nscc_params cc;
+};
+
+static inline void mrc_dev_settings_default(struct mrc_dev_settings *s)
+{
+	s->single_path = false;
+	s->data_dscp = MRC_DSCP_DATA_DEFAULT;
+	s->ctrl_dscp = MRC_DSCP_CTRL_DEFAULT;
+	s->cc_enabled = false;
+	mrc_nscc_params_default(&s->cc);
+}
+
+#endif /* MRC_SETTINGS_H */
