@@ -42,6 +42,8 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
+#include "probe_util.h"
+
 static int failures;
 
 #define EXPECT(cond, ...)						\
@@ -74,56 +76,13 @@ struct side {
 	union ibv_gid gid;
 };
 
-static struct ibv_context *open_device(const char *name)
-{
-	struct ibv_context *ctx = NULL;
-	struct ibv_device **list;
-	int n;
-
-	list = ibv_get_device_list(&n);
-	if (!list)
-		return NULL;
-	for (int i = 0; i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	if (!ctx)
-		fprintf(stderr, "cannot open %s: %s\n", name, strerror(errno));
-	return ctx;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Polls until n completions arrived or POLL_SECONDS passed; how many did. */
-static int poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n)
-{
-	double end = now() + POLL_SECONDS;
-	int got = 0, ret;
-
-	while (got < n && now() < end) {
-		ret = ibv_poll_cq(cq, n - got, wc + got);
-		if (ret < 0)
-			return ret;
-		if (!ret)
-			usleep(100);
-		got += ret;
-	}
-	return got;
-}
-
 /* Nothing more arrives on @cq within @ms milliseconds. */
 static bool cq_stays_empty(struct ibv_cq *cq, int ms)
 {
 	struct ibv_wc wc;
-	double end = now() + ms / 1000.0;
+	double end = probe_now() + ms / 1000.0;
 
-	while (now() < end) {
+	while (probe_now() < end) {
 		if (ibv_poll_cq(cq, 1, &wc)) {
 			fprintf(stderr, "unexpected completion wr_id %llu %s\n",
 				(unsigned long long)wc.wr_id,
@@ -143,7 +102,7 @@ static int setup_side(struct side *s, const char *dev, int gid_index)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 
-	s->ctx = open_device(dev);
+	s->ctx = probe_open_device(dev);
 	if (!s->ctx)
 		return -1;
 	s->gid_index = gid_index;
@@ -276,7 +235,7 @@ static int write_status(struct side *a, uint32_t lkey, uint64_t raddr,
 		fprintf(stderr, "post_send: %s\n", strerror(err));
 		return -1;
 	}
-	if (poll_n(a->cq, &wc, 1) != 1) {
+	if (probe_poll(a->cq, &wc, 1, POLL_SECONDS) != 1) {
 		fprintf(stderr, "no completion for wr_id %llu\n",
 			(unsigned long long)wr_id);
 		return -1;
@@ -469,7 +428,7 @@ static void case_flush_on_err(struct side *a, struct side *b)
 	EXPECT(ibv_modify_qp(a->qp, &(struct ibv_qp_attr){
 				     .qp_state = IBV_QPS_ERR },
 			     IBV_QP_STATE) == 0, "to ERR");
-	got = poll_n(a->cq, wc, SENDS + RECVS);
+	got = probe_poll(a->cq, wc, SENDS + RECVS, POLL_SECONDS);
 	EXPECT(got == SENDS + RECVS, "%d of %d flushed", got, SENDS + RECVS);
 	for (int i = 0; i < got; i++) {
 		bool is_send = wc[i].opcode == IBV_WC_SEND;
@@ -572,9 +531,11 @@ static void case_traffic(struct side *a, struct side *b)
 	ssge.length = 3000;
 	EXPECT(ibv_post_recv(b->qp, &rwr, &bad_rwr) == 0, "receive");
 	EXPECT(ibv_post_send(a->qp, &swr, &bad_swr) == 0, "send");
-	EXPECT(poll_n(a->cq, &wc, 1) == 1 && wc.status == IBV_WC_SUCCESS,
+	EXPECT(probe_poll(a->cq, &wc, 1, POLL_SECONDS) == 1 &&
+	       wc.status == IBV_WC_SUCCESS,
 	       "send completion");
-	EXPECT(poll_n(b->cq, &wc, 1) == 1 && wc.status == IBV_WC_SUCCESS &&
+	EXPECT(probe_poll(b->cq, &wc, 1, POLL_SECONDS) == 1 &&
+	       wc.status == IBV_WC_SUCCESS &&
 	       wc.wr_id == 700 && wc.byte_len == 3000 &&
 	       wc.opcode == IBV_WC_RECV, "receive completion %s len %u",
 	       ibv_wc_status_str(wc.status), wc.byte_len);
@@ -613,9 +574,11 @@ static void run_live(struct side *a, struct side *b)
 	memset(b->buf, B_PATTERN, BUF_LEN);
 	EXPECT(ibv_post_recv(b->qp, &rwr, &bad_rwr) == 0, "receive");
 	EXPECT(ibv_post_send(a->qp, &swr, &bad_swr) == 0, "send");
-	EXPECT(poll_n(a->cq, &wc, 1) == 1 && wc.status == IBV_WC_SUCCESS,
+	EXPECT(probe_poll(a->cq, &wc, 1, POLL_SECONDS) == 1 &&
+	       wc.status == IBV_WC_SUCCESS,
 	       "send completion");
-	EXPECT(poll_n(b->cq, &wc, 1) == 1 && wc.status == IBV_WC_SUCCESS &&
+	EXPECT(probe_poll(b->cq, &wc, 1, POLL_SECONDS) == 1 &&
+	       wc.status == IBV_WC_SUCCESS &&
 	       wc.byte_len == 64, "receive completion");
 	EXPECT(!memcmp(a->buf, b->buf, 64), "sent bytes");
 	memset(b->buf, B_PATTERN, BUF_LEN);
@@ -642,7 +605,7 @@ static void run_live(struct side *a, struct side *b)
 static void run_stream(struct side *a, struct side *b, int seconds)
 {
 	uint32_t len = BUF_LEN;
-	double end = now() + seconds;
+	double end = probe_now() + seconds;
 	long done = 0;
 	int status;
 
@@ -650,7 +613,7 @@ static void run_stream(struct side *a, struct side *b, int seconds)
 		EXPECT(0, "connect");
 		return;
 	}
-	while (now() < end) {
+	while (probe_now() < end) {
 		status = write_status(a, a->mr->lkey, (uintptr_t)b->buf,
 				      b->mr->rkey, len, done);
 		if (status != IBV_WC_SUCCESS) {

@@ -33,6 +33,8 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
+#include "probe_util.h"
+
 #define KSFT_SKIP	4
 
 #define MAX_MSG		(4u << 20)
@@ -156,52 +158,6 @@ static void poison(uint8_t *p, size_t n, uint64_t salt)
 
 /* ---- devices and QPs ---- */
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static struct ibv_context *open_device(const char *name)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	int i, n;
-
-	list = ibv_get_device_list(&n);
-	if (!list)
-		return NULL;
-	for (i = 0; i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
-}
-
-/* The GID index of IP address @ip (IPv4, as IPv4-mapped, or IPv6). */
-static int find_gid(struct ibv_context *ctx, const char *ip,
-		    union ibv_gid *gid)
-{
-	struct ibv_port_attr port;
-	uint8_t want[16] = { [10] = 0xff, [11] = 0xff };
-	int i;
-
-	if (inet_pton(AF_INET, ip, want + 12) != 1 &&
-	    inet_pton(AF_INET6, ip, want) != 1)
-		return -1;
-	if (ibv_query_port(ctx, 1, &port))
-		return -1;
-	for (i = 0; i < port.gid_tbl_len; i++) {
-		if (ibv_query_gid(ctx, 1, i, gid))
-			continue;
-		if (!memcmp(gid->raw, want, sizeof(want)))
-			return i;
-	}
-	return -1;
-}
-
 static int side_init(struct side *s, const char *dev, const char *ip)
 {
 	struct ibv_qp_init_attr qa = {
@@ -215,12 +171,12 @@ static int side_init(struct side *s, const char *dev, const char *ip)
 	size_t size = (size_t)depth * SLOT_SIZE;
 
 	memset(s, 0, sizeof(*s));
-	s->ctx = open_device(dev);
+	s->ctx = probe_open_device(dev);
 	if (!s->ctx) {
 		fprintf(stderr, "cannot open %s\n", dev);
 		return -1;
 	}
-	s->gid_index = find_gid(s->ctx, ip, &s->gid);
+	s->gid_index = probe_find_gid(s->ctx, ip, &s->gid);
 	if (s->gid_index < 0) {
 		fprintf(stderr, "%s has no GID for %s\n", dev, ip);
 		return -1;
@@ -521,20 +477,6 @@ static bool verify(struct side *a, struct side *b, struct transfer *t)
 	return ok;
 }
 
-/* The next completion of @cq, or 0 after CQ_TIMEOUT_S. */
-static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
-{
-	double end = now_s() + CQ_TIMEOUT_S;
-	int n;
-
-	do {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n)
-			return n;
-	} while (now_s() < end);
-	return 0;
-}
-
 static bool check_wc(const struct ibv_wc *wc, const struct transfer *t,
 		     bool recv)
 {
@@ -611,12 +553,12 @@ int main(int argc, char **argv)
 	if (!ring)
 		return 1;
 
-	start = now_s();
+	start = probe_now();
 	while (done < posted || (posted < max_transfers &&
-				 now_s() - start < seconds)) {
+				 probe_now() - start < seconds)) {
 		/* Keep DEPTH transfers in flight, one per slot. */
 		while (posted - done < (unsigned long)depth &&
-		       posted < max_transfers && now_s() - start < seconds) {
+		       posted < max_transfers && probe_now() - start < seconds) {
 			struct transfer *t = &ring[posted % depth];
 
 			plan_transfer(t, posted, seed, (int)(posted % depth),
@@ -630,7 +572,7 @@ int main(int argc, char **argv)
 		/* Completions come in posting order, one per request. */
 		struct transfer *t = &ring[done % depth];
 
-		if (!poll_one(a.scq, &wc)) {
+		if (!probe_poll(a.scq, &wc, 1, CQ_TIMEOUT_S)) {
 			fprintf(stderr, "transfer %" PRIu64 " (%s, %u B): no completion in %.0f s\n",
 				t->id, kind_name[t->kind], t->len,
 				CQ_TIMEOUT_S);
@@ -642,7 +584,7 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		if (t->kind == K_SEND) {
-			if (!poll_one(b.rcq, &wc)) {
+			if (!probe_poll(b.rcq, &wc, 1, CQ_TIMEOUT_S)) {
 				fprintf(stderr, "transfer %" PRIu64 ": no receive completion\n",
 					t->id);
 				ret = 1;
@@ -666,7 +608,7 @@ int main(int argc, char **argv)
 		ret = 1;
 	}
 out:
-	elapsed = now_s() - start;
+	elapsed = probe_now() - start;
 	stats.transfers = done;
 	printf("# transfers %lu (write %lu, send %lu, read %lu), bytes checked %llu, corrupted %lu, %.1f s\n",
 	       stats.transfers, stats.count[K_WRITE], stats.count[K_SEND],

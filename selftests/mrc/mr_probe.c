@@ -27,6 +27,8 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
+#include "probe_util.h"
+
 #define KEY_INDEX(key)	((key) >> 8)
 #define KEY_BYTE(key)	((key) & 0xff)
 #define REKEY_ROUNDS	600
@@ -39,32 +41,6 @@ static int failures;
 		fprintf(stderr, __VA_ARGS__);				\
 		failures++;						\
 	} while (0)
-
-static struct ibv_context *open_device(const char *name)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	int n;
-
-	list = ibv_get_device_list(&n);
-	if (!list) {
-		fprintf(stderr, "ibv_get_device_list: %s\n", strerror(errno));
-		return NULL;
-	}
-	for (int i = 0; i < n; i++) {
-		if (strcmp(ibv_get_device_name(list[i]), name))
-			continue;
-		ctx = ibv_open_device(list[i]);
-		if (!ctx)
-			fprintf(stderr, "ibv_open_device(%s): %s\n", name,
-				strerror(errno));
-		break;
-	}
-	if (!ctx && errno == 0)
-		fprintf(stderr, "device %s not found\n", name);
-	ibv_free_device_list(list);
-	return ctx;
-}
 
 /* The keys of any registration: one key, never below index 1. */
 static void check_keys(const struct ibv_mr *mr, const char *what)
@@ -410,7 +386,7 @@ int main(int argc, char **argv)
 		return usage(argv[0]);
 
 	page_size = sysconf(_SC_PAGESIZE);
-	ctx = open_device(argv[1]);
+	ctx = probe_open_device(argv[1]);
 	if (!ctx)
 		return 1;
 	pd = ibv_alloc_pd(ctx);

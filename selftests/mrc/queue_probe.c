@@ -25,6 +25,8 @@
 #include <string.h>
 #include <infiniband/verbs.h>
 
+#include "probe_util.h"
+
 static int failures;
 /* The kernel lacks what a probe needs: kselftest's skip. */
 static bool unsupported;
@@ -42,7 +44,7 @@ static bool unsupported;
 	} while (0)
 
 /* Generous: the kernel flushes at once, but the lab VM is emulated. */
-#define POLL_SPINS	100000000L
+#define POLL_SECONDS	30
 
 struct probe {
 	struct ibv_context *ctx;
@@ -50,36 +52,6 @@ struct probe {
 	struct ibv_cq *cq;
 	char buf[4096];
 };
-
-static struct ibv_context *open_device(const char *name)
-{
-	struct ibv_context *ctx = NULL;
-	struct ibv_device **list;
-	int n;
-
-	list = ibv_get_device_list(&n);
-	if (!list)
-		return NULL;
-	for (int i = 0; i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
-}
-
-/* Polls until n completions arrived; returns how many did. */
-static int poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n)
-{
-	int got = 0, ret;
-
-	for (long spins = 0; got < n && spins < POLL_SPINS; spins++) {
-		ret = ibv_poll_cq(cq, n - got, wc + got);
-		if (ret < 0)
-			return ret;
-		got += ret;
-	}
-	return got;
-}
 
 static int modify_state(struct ibv_qp *qp, enum ibv_qp_state state)
 {
@@ -121,7 +93,7 @@ static void expect_flushes(struct ibv_cq *cq, struct ibv_qp *qp, int n,
 	struct ibv_wc wc[16];
 	int got;
 
-	got = poll_n(cq, wc, n);
+	got = probe_poll(cq, wc, n, POLL_SECONDS);
 	EXPECT(got == n, "%d of %d flushed completions", got, n);
 	for (int i = 0; i < got; i++) {
 		EXPECT(wc[i].wr_id == first_wr_id + i, "wr_id %llu, not %llu",
@@ -317,7 +289,8 @@ static void probe_cq_ex(struct probe *p)
 		};
 	EXPECT(ibv_post_send(qp, wr, &bad_wr) == 0, "sends in ERR");
 
-	for (long spins = 0; seen < 3 && spins < POLL_SPINS; spins++) {
+	for (double end = probe_now() + POLL_SECONDS;
+	     seen < 3 && probe_now() < end;) {
 		ret = ibv_start_poll(cq, &poll_attr);
 		if (ret == ENOENT)
 			continue;
@@ -491,7 +464,7 @@ int main(int argc, char **argv)
 	}
 	what = argv[2];
 
-	p.ctx = open_device(argv[1]);
+	p.ctx = probe_open_device(argv[1]);
 	if (!p.ctx) {
 		fprintf(stderr, "cannot open %s: %s\n", argv[1],
 			strerror(errno));

@@ -16,33 +16,9 @@
 #include <string.h>
 #include <infiniband/verbs.h>
 
+#include "probe_util.h"
+
 #define PD_ROUNDS 64
-
-static struct ibv_context *open_device(const char *name)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	int n;
-
-	list = ibv_get_device_list(&n);
-	if (!list) {
-		fprintf(stderr, "ibv_get_device_list: %s\n", strerror(errno));
-		return NULL;
-	}
-	for (int i = 0; i < n; i++) {
-		if (strcmp(ibv_get_device_name(list[i]), name))
-			continue;
-		ctx = ibv_open_device(list[i]);
-		if (!ctx)
-			fprintf(stderr, "ibv_open_device(%s): %s\n", name,
-				strerror(errno));
-		break;
-	}
-	if (!ctx && errno == 0)
-		fprintf(stderr, "device %s not found\n", name);
-	ibv_free_device_list(list);
-	return ctx;
-}
 
 static int probe_pd(struct ibv_context *ctx)
 {
@@ -128,7 +104,7 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	ctx = open_device(argv[1]);
+	ctx = probe_open_device(argv[1]);
 	if (!ctx)
 		return 1;
 
