@@ -22,7 +22,7 @@ make_veth mrcc0 mrcc0p || ktap_skip_all "cannot create a veth pair"
 rdma link add mrc0 type mrc netdev mrcc0 ||
 	ktap_skip_all "rdma link add failed (see link.sh)"
 
-ktap_begin 17
+ktap_begin 22
 
 # expect_error ERRNO-TEXT COMMAND...: fails, and says why with that errno.
 expect_error()
@@ -37,8 +37,46 @@ expect_error()
 	echo "$out" | grep -q "$want"
 }
 
-ktap_check "dev_listed_with_netdev" \
-	sh -c "'$MRCCTL' dev | grep -qx 'mrc0 netdev mrcc0 planes 1 default-profile 0'"
+ktap_check "dev_listed_with_netdev_and_defaults" \
+	sh -c "'$MRCCTL' dev | grep -qx 'mrc0 netdev mrcc0 planes 1 default-profile 0 spray on data-dscp 10 ctrl-dscp 46 cc off'"
+
+# Device settings: both spellings, partial changes keep the rest.
+dev_settings()
+{
+	local out
+	"$MRCCTL" dev mrc0 set spray off data-dscp 26 || return 1
+	out=$("$MRCCTL" dev mrc0 show) || return 1
+	echo "$out"
+	echo "$out" | grep -q ' spray off data-dscp 26 ctrl-dscp 46 ' || return 1
+	"$MRCCTL" dev set mrc0 ctrl-dscp 0 spray on || return 1
+	out=$("$MRCCTL" dev show mrc0) || return 1
+	echo "$out"
+	echo "$out" | grep -q ' spray on data-dscp 26 ctrl-dscp 0 ' || return 1
+	"$MRCCTL" dev mrc0 set data-dscp 63 ctrl-dscp 46 &&
+	"$MRCCTL" dev mrc0 show | grep -q ' data-dscp 63 ctrl-dscp 46 ' &&
+	"$MRCCTL" dev mrc0 set data-dscp 10
+}
+ktap_check "dev_set_spray_and_dscps" dev_settings
+# The kernel, not mrcctl, refuses a DSCP past 63, and nothing changes.
+bad_dscp()
+{
+	expect_error "Numerical result out of range: a DSCP is 0..63" \
+		"$MRCCTL" dev mrc0 set spray off data-dscp 64 || return 1
+	expect_error "Numerical result out of range: a DSCP is 0..63" \
+		"$MRCCTL" dev mrc0 set ctrl-dscp 255 || return 1
+	"$MRCCTL" dev mrc0 show | grep -q ' spray on data-dscp 10 ctrl-dscp 46 '
+}
+ktap_check "dscp_over_63_is_ERANGE_and_changes_nothing" bad_dscp
+ktap_check "dev_set_unknown_device_is_ENODEV" \
+	expect_error "No such device: no such RDMA device" \
+	"$MRCCTL" dev nosuch0 set spray off
+ktap_check "dev_set_unprivileged_is_EPERM" \
+	expect_error "Operation not permitted" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$MRCCTL" dev mrc0 set spray off
+ktap_check "dev_show_unprivileged_allowed" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$MRCCTL" dev mrc0 show
 
 # Two planes, two paths each, as mrc-fabric would program them.
 cat >"$tmp/paths" <<PATHS

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * mrcctl: the path controller's command line. It programs an mrc device's
- * EV profiles and denies or allows single EVs, over the "mrc" generic
- * netlink family (include/uapi/rdma/mrc-ctl.h, Documentation/paths.rst).
+ * EV profiles, denies or allows single EVs, sets the device's spraying,
+ * DSCPs and CC profile, and lists every connection's EV states, over the
+ * "mrc" generic netlink family (include/uapi/rdma/mrc-ctl.h,
+ * Documentation/controller.rst).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,6 +26,8 @@
 static const char *usage_text =
 "usage:\n"
 "  mrcctl dev [show [DEV]]\n"
+"  mrcctl dev DEV show\n"
+"  mrcctl dev DEV set [spray on|off] [data-dscp N] [ctrl-dscp N]\n"
 "  mrcctl profile add DEV ID format udp|srv6 [peer ADDR] [default]\n"
 "                 [min-active N] [replace] EVS\n"
 "      EVS: ev PLANE:VALUE...       explicit EVs (VALUE: a UDP source\n"
@@ -387,6 +391,16 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[MRC_CTL_A_DEFAULT_PROFILE])
 		printf(" default-profile %u",
 		       mnl_attr_get_u32(tb[MRC_CTL_A_DEFAULT_PROFILE]));
+	if (tb[MRC_CTL_A_SINGLE_PATH])
+		printf(" spray %s",
+		       mnl_attr_get_u8(tb[MRC_CTL_A_SINGLE_PATH]) ? "off" : "on");
+	if (tb[MRC_CTL_A_DATA_DSCP])
+		printf(" data-dscp %u", mnl_attr_get_u8(tb[MRC_CTL_A_DATA_DSCP]));
+	if (tb[MRC_CTL_A_CTRL_DSCP])
+		printf(" ctrl-dscp %u", mnl_attr_get_u8(tb[MRC_CTL_A_CTRL_DSCP]));
+	if (tb[MRC_CTL_A_CC_ENABLED])
+		printf(" cc %s",
+		       mnl_attr_get_u8(tb[MRC_CTL_A_CC_ENABLED]) ? "on" : "off");
 	putchar('\n');
 	return MNL_CB_OK;
 }
@@ -483,19 +497,88 @@ static int ev_cb(const struct nlmsghdr *nlh, void *data)
 /* Commands                                                            */
 /* ------------------------------------------------------------------ */
 
-static int cmd_dev(struct ctl *ctl, int argc, char **argv)
+static bool parse_on_off(const char *s, const char *what)
+{
+	if (!strcmp(s, "on"))
+		return true;
+	if (!strcmp(s, "off"))
+		return false;
+	fprintf(stderr, "mrcctl: %s is on or off, not '%s'\n", what, s);
+	exit(2);
+}
+
+static void dev_show(struct ctl *ctl, const char *dev)
 {
 	struct nlmsghdr *nlh;
 
-	if (argc > 0 && strcmp(argv[0], "show"))
-		usage();
-	if (argc > 2)
-		usage();
 	nlh = ctl_msg(ctl, ctl->family, MRC_CTL_CMD_DEV_GET,
-		      argc == 2 ? NLM_F_ACK : NLM_F_DUMP);
-	if (argc == 2)
-		mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, argv[1]);
+		      dev ? NLM_F_ACK : NLM_F_DUMP);
+	if (dev)
+		mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, dev);
 	ctl_talk(ctl, nlh, dev_cb, NULL);
+}
+
+/*
+ * "set" followed by settings: spray on|off, data-dscp N, ctrl-dscp N. The
+ * kernel checks the DSCP range, so that its error is the one reported.
+ */
+static void dev_set(struct ctl *ctl, const char *dev, int argc, char **argv)
+{
+	struct nlmsghdr *nlh;
+	int i;
+
+	if (!argc)
+		usage();
+	nlh = ctl_msg(ctl, ctl->family, MRC_CTL_CMD_DEV_SET, NLM_F_ACK);
+	mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, dev);
+	for (i = 0; i < argc; i += 2) {
+		const char *key = argv[i];
+
+		if (i + 1 == argc) {
+			fprintf(stderr, "mrcctl: '%s' needs a value\n", key);
+			usage();
+		}
+		if (!strcmp(key, "spray"))
+			mnl_attr_put_u8(nlh, MRC_CTL_A_SINGLE_PATH,
+					!parse_on_off(argv[i + 1], "spray"));
+		else if (!strcmp(key, "data-dscp"))
+			mnl_attr_put_u8(nlh, MRC_CTL_A_DATA_DSCP,
+					parse_ulong(argv[i + 1], 255, "DSCP"));
+		else if (!strcmp(key, "ctrl-dscp"))
+			mnl_attr_put_u8(nlh, MRC_CTL_A_CTRL_DSCP,
+					parse_ulong(argv[i + 1], 255, "DSCP"));
+		else {
+			fprintf(stderr, "mrcctl: no device setting '%s'\n",
+				key);
+			usage();
+		}
+	}
+	ctl_talk(ctl, nlh, NULL, NULL);
+}
+
+/*
+ * dev [show [DEV]] | dev DEV show | dev DEV set ... | dev set DEV ...
+ * (a device named "show" or "set" is only reachable the first way).
+ */
+static int cmd_dev(struct ctl *ctl, int argc, char **argv)
+{
+	if (!argc) {
+		dev_show(ctl, NULL);
+	} else if (!strcmp(argv[0], "show")) {
+		if (argc > 2)
+			usage();
+		dev_show(ctl, argc == 2 ? argv[1] : NULL);
+	} else if (!strcmp(argv[0], "set")) {
+		if (argc < 2)
+			usage();
+		dev_set(ctl, argv[1], argc - 2, argv + 2);
+	} else if (argc == 2 && !strcmp(argv[1], "show")) {
+		dev_show(ctl, argv[0]);
+	} else if (argc >= 2 && !strcmp(argv[1], "set")) {
+		dev_set(ctl, argv[0], argc - 2, argv + 2);
+	} else {
+		usage();
+	}
 	return 0;
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The controller's generic netlink family "mrc" (include/uapi/rdma/mrc-ctl.h):
- * EV profiles in and out, and denying single EVs. Documentation/abi.rst
- * lists the messages; mrcctl (tools/mrcctl) speaks them.
+ * EV profiles in and out, denying single EVs, the device settings
+ * (spraying, DSCPs, the CC profile) and every connection's EV states.
+ * Documentation/controller.rst lists the messages; mrcctl (tools/mrcctl)
+ * speaks them.
  *
  * Every request names its device; the handler holds a registration
  * reference on it (ib_device_get_by_name()) for its duration, so
@@ -55,6 +57,10 @@ static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
 	[MRC_CTL_A_EVS] = NLA_POLICY_NESTED_ARRAY(mrc_ctl_ev_policy),
 	[MRC_CTL_A_EV] = NLA_POLICY_NESTED(mrc_ctl_ev_policy),
 	[MRC_CTL_A_FIELDS] = NLA_POLICY_NESTED_ARRAY(mrc_ctl_field_policy),
+	[MRC_CTL_A_SINGLE_PATH] = NLA_POLICY_MAX(NLA_U8, 1),
+	/* Range-checked by the handler, which says what the range is. */
+	[MRC_CTL_A_DATA_DSCP] = { .type = NLA_U8 },
+	[MRC_CTL_A_CTRL_DSCP] = { .type = NLA_U8 },
 };
 
 /* The named mrc device, with a registration reference, or an ERR_PTR. */
@@ -429,13 +435,72 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
+/* Device settings                                                     */
+/* ------------------------------------------------------------------ */
+
+/* A DSCP attribute, if given, is 0..63; -ERANGE otherwise. */
+static int mrc_ctl_check_dscp(const struct nlattr *attr,
+			      struct netlink_ext_ack *extack)
+{
+	if (attr && nla_get_u8(attr) > MRC_DSCP_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "a DSCP is 0..63");
+		return -ERANGE;
+	}
+	return 0;
+}
+
+static int mrc_ctl_dev_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	struct mrc_dev_settings *s;
+	struct mrc_dev *mdev;
+	int err;
+
+	if (!attrs[MRC_CTL_A_SINGLE_PATH] && !attrs[MRC_CTL_A_DATA_DSCP] &&
+	    !attrs[MRC_CTL_A_CTRL_DSCP]) {
+		NL_SET_ERR_MSG(extack, "nothing to set");
+		return -EINVAL;
+	}
+	err = mrc_ctl_check_dscp(attrs[MRC_CTL_A_DATA_DSCP], extack);
+	if (!err)
+		err = mrc_ctl_check_dscp(attrs[MRC_CTL_A_CTRL_DSCP], extack);
+	if (err)
+		return err;
+
+	mdev = mrc_ctl_get_dev(attrs, genl_info_net(info), extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	s = &mdev->settings;
+	/* The data path reads these lock-free (mrc_settings.h). */
+	spin_lock_bh(&mdev->settings_lock);
+	if (attrs[MRC_CTL_A_SINGLE_PATH])
+		WRITE_ONCE(s->single_path,
+			   !!nla_get_u8(attrs[MRC_CTL_A_SINGLE_PATH]));
+	if (attrs[MRC_CTL_A_DATA_DSCP])
+		WRITE_ONCE(s->data_dscp,
+			   nla_get_u8(attrs[MRC_CTL_A_DATA_DSCP]));
+	if (attrs[MRC_CTL_A_CTRL_DSCP])
+		WRITE_ONCE(s->ctrl_dscp,
+			   nla_get_u8(attrs[MRC_CTL_A_CTRL_DSCP]));
+	spin_unlock_bh(&mdev->settings_lock);
+	mrc_ctl_put_dev(mdev);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Reporting                                                           */
 /* ------------------------------------------------------------------ */
 
 static int mrc_ctl_fill_dev(struct sk_buff *msg, struct mrc_dev *mdev,
 			    u32 portid, u32 seq, int flags)
 {
+	struct mrc_dev_settings s;
 	void *hdr;
+
+	spin_lock_bh(&mdev->settings_lock);
+	s = mdev->settings;
+	spin_unlock_bh(&mdev->settings_lock);
 
 	hdr = genlmsg_put(msg, portid, seq, &mrc_ctl_family, flags,
 			  MRC_CTL_CMD_DEV_GET);
@@ -445,7 +510,11 @@ static int mrc_ctl_fill_dev(struct sk_buff *msg, struct mrc_dev *mdev,
 	    nla_put_string(msg, MRC_CTL_A_NETDEV, mdev->ndev->name) ||
 	    nla_put_u32(msg, MRC_CTL_A_NUM_PLANES, mrc_planes_count(mdev)) ||
 	    nla_put_u32(msg, MRC_CTL_A_DEFAULT_PROFILE,
-			mrc_profile_default_id(mdev))) {
+			mrc_profile_default_id(mdev)) ||
+	    nla_put_u8(msg, MRC_CTL_A_SINGLE_PATH, s.single_path) ||
+	    nla_put_u8(msg, MRC_CTL_A_DATA_DSCP, s.data_dscp) ||
+	    nla_put_u8(msg, MRC_CTL_A_CTRL_DSCP, s.ctrl_dscp) ||
+	    nla_put_u8(msg, MRC_CTL_A_CC_ENABLED, s.cc_enabled)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -684,6 +753,11 @@ static const struct genl_small_ops mrc_ctl_ops[] = {
 		.doit = mrc_ctl_ev_set,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
+	{
+		.cmd = MRC_CTL_CMD_DEV_SET,
+		.doit = mrc_ctl_dev_set,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
 };
 
 static struct genl_family mrc_ctl_family __ro_after_init = {
@@ -709,3 +783,5 @@ void mrc_ctl_netlink_exit(void)
 
 /* A profile may name every plane a device can have, and no more. */
 static_assert(MRC_EV_PROFILE_MAX_PLANES == MRC_EV_MAX_PLANES);
+/* The uapi's DSCP bound is the settings'. */
+static_assert(MRC_CTL_DSCP_MAX == MRC_DSCP_MAX);
