@@ -266,6 +266,11 @@ ktap_check "device_and_module_go_with_profiles" \
 
 # Live QPs. Two hosts; mrc0's default profile has 256 UDP EVs, so each QP
 # has 256 and a listing of two QPs (over 100 KB) takes several dump calls.
+# Its floor (min-active) is all of them: the emulated host loses packets
+# now and then, and a loss would retire an EV and move a single-path QP
+# for a while (documented, and unit-tested in ev_single_test); here the
+# only other EV a single-path QP may use is the one its retransmissions
+# take (they avoid the EV they were lost on).
 # Counters of every EV line, "QPN EV SENT", sorted.
 ev_counters()	# FILE
 {
@@ -277,7 +282,7 @@ ev_counters()	# FILE
 two_hosts_with_profile()
 {
 	mrc_load && make_two_hosts &&
-	"$MRCCTL" profile add mrc0 1 format udp default gen \
+	"$MRCCTL" profile add mrc0 1 format udp default gen min-active 256 \
 		field 16:0xc000:0:255:0xff
 }
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
@@ -300,13 +305,13 @@ all_evs_sent()
 	[ "$(ev_counters "$tmp/paths0" | awk '$3 > 0' | wc -l)" = 512 ]
 }
 
-# Two integrity runs, two QPs on each device, for about 60 s: long enough
-# for the checks below on a slow emulated host.
+# Two integrity runs, two QPs on each device, for 100 s: long enough for
+# the checks below on a slow emulated host (60 s was not always).
 if [ "$live" = yes ]; then
-	"$INTEGRITY" -s 1 -t 60 -n 1000000 -d 4 mrc0 "$MRC_HOST_A" \
+	"$INTEGRITY" -s 1 -t 100 -n 1000000 -d 4 mrc0 "$MRC_HOST_A" \
 		mrc1 "$MRC_HOST_B" >"$tmp/run1" 2>&1 &
 	run1=$!
-	"$INTEGRITY" -s 2 -t 60 -n 1000000 -d 4 mrc0 "$MRC_HOST_A" \
+	"$INTEGRITY" -s 2 -t 100 -n 1000000 -d 4 mrc0 "$MRC_HOST_A" \
 		mrc1 "$MRC_HOST_B" >"$tmp/run2" 2>&1 &
 	run2=$!
 	wait_for 50 all_evs_sent
@@ -355,6 +360,7 @@ spraying_spreads()
 	local out
 	"$MRCCTL" paths mrc0 >"$tmp/s0" && sleep 4 &&
 	"$MRCCTL" paths mrc0 >"$tmp/s1" || return 1
+	grep -q '^qp' "$tmp/s1" || { echo "the QPs are gone already"; return 1; }
 	out=$(busiest_share "$tmp/s0" "$tmp/s1")
 	echo "$out" | awk '{ printf "QP %s: busiest EV %s%% of its packets, %s EVs used\n", $1, $2, $3 }'
 	[ "$(echo "$out" | wc -l)" = 2 ] &&
@@ -368,12 +374,14 @@ spray_off_one_ev()
 	"$MRCCTL" paths mrc0 >"$tmp/o0" && sleep 4 &&
 	"$MRCCTL" paths mrc0 >"$tmp/o1" || return 1
 	"$MRCCTL" dev mrc0 set spray on || return 1
+	grep -q '^qp' "$tmp/o1" || { echo "the QPs are gone already"; return 1; }
 	out=$(busiest_share "$tmp/o0" "$tmp/o1")
 	echo "$out" | awk '{ printf "QP %s, spraying off: busiest EV %s%% of its packets, %s EVs used\n", $1, $2, $3 }'
-	# One EV carries the QP; a loss may move it for a while (and
-	# retransmissions avoid the EV they were lost on).
+	awk '$1 == "ev" { for (i = 3; i < NF; i++) if ($i == "lost") l += $(i + 1) }
+	     END { print "lost, all EVs, since the start: " l }' "$tmp/o1"
+	# One EV carries the QP, a second its retransmissions.
 	[ "$(echo "$out" | wc -l)" = 2 ] &&
-	echo "$out" | awk '$2 < 50 { bad = 1 } END { exit bad }'
+	echo "$out" | awk '$2 < 80 || $3 > 2 { bad = 1 } END { exit bad }'
 }
 # The integrity runs' statuses (waited for by the main shell, whose
 # children they are): every byte arrived intact, spraying on or off.
