@@ -2,7 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # mrcctl and the "mrc" generic netlink family: EV profiles in and out
 # (explicit and generated, SRv6 and UDP), denying and allowing EVs, the
-# device default, and the errors a controller gets for bad requests.
+# device default, the device settings (spraying, DSCPs), the CC profile,
+# and the errors a controller gets for bad requests. Then, between two
+# hosts carrying the integrity test's traffic (two runs at once, every
+# byte checked), the per-connection EV listing (mrcctl paths) of live QPs,
+# and spraying on and off seen through it.
+# lab-timeout: 420
 set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_root_tools
@@ -13,16 +18,21 @@ mrc_load || ktap_skip_all "cannot load $MRC_KO"
 tmp=$(mktemp -d)
 cleanup()
 {
+	[ -n "${run1:-}" ] && kill "$run1" 2>/dev/null
+	[ -n "${run2:-}" ] && kill "$run2" 2>/dev/null
+	wait 2>/dev/null
+	remove_two_hosts
 	mrc_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+remove_two_hosts
 mrc_cleanup
 make_veth mrcc0 mrcc0p || ktap_skip_all "cannot create a veth pair"
 rdma link add mrc0 type mrc netdev mrcc0 ||
 	ktap_skip_all "rdma link add failed (see link.sh)"
 
-ktap_begin 17
+ktap_begin 41
 
 # expect_error ERRNO-TEXT COMMAND...: fails, and says why with that errno.
 expect_error()
@@ -37,8 +47,46 @@ expect_error()
 	echo "$out" | grep -q "$want"
 }
 
-ktap_check "dev_listed_with_netdev" \
-	sh -c "'$MRCCTL' dev | grep -qx 'mrc0 netdev mrcc0 planes 1 default-profile 0'"
+ktap_check "dev_listed_with_netdev_and_defaults" \
+	sh -c "'$MRCCTL' dev | grep -qx 'mrc0 netdev mrcc0 planes 1 default-profile 0 spray on data-dscp 10 ctrl-dscp 46 cc off'"
+
+# Device settings: both spellings, partial changes keep the rest.
+dev_settings()
+{
+	local out
+	"$MRCCTL" dev mrc0 set spray off data-dscp 26 || return 1
+	out=$("$MRCCTL" dev mrc0 show) || return 1
+	echo "$out"
+	echo "$out" | grep -q ' spray off data-dscp 26 ctrl-dscp 46 ' || return 1
+	"$MRCCTL" dev set mrc0 ctrl-dscp 0 spray on || return 1
+	out=$("$MRCCTL" dev show mrc0) || return 1
+	echo "$out"
+	echo "$out" | grep -q ' spray on data-dscp 26 ctrl-dscp 0 ' || return 1
+	"$MRCCTL" dev mrc0 set data-dscp 63 ctrl-dscp 46 &&
+	"$MRCCTL" dev mrc0 show | grep -q ' data-dscp 63 ctrl-dscp 46 ' &&
+	"$MRCCTL" dev mrc0 set data-dscp 10
+}
+ktap_check "dev_set_spray_and_dscps" dev_settings
+# The kernel, not mrcctl, refuses a DSCP past 63, and nothing changes.
+bad_dscp()
+{
+	expect_error "Numerical result out of range: a DSCP is 0..63" \
+		"$MRCCTL" dev mrc0 set spray off data-dscp 64 || return 1
+	expect_error "Numerical result out of range: a DSCP is 0..63" \
+		"$MRCCTL" dev mrc0 set ctrl-dscp 255 || return 1
+	"$MRCCTL" dev mrc0 show | grep -q ' spray on data-dscp 10 ctrl-dscp 46 '
+}
+ktap_check "dscp_over_63_is_ERANGE_and_changes_nothing" bad_dscp
+ktap_check "dev_set_unknown_device_is_ENODEV" \
+	expect_error "No such device: no such RDMA device" \
+	"$MRCCTL" dev nosuch0 set spray off
+ktap_check "dev_set_unprivileged_is_EPERM" \
+	expect_error "Operation not permitted" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$MRCCTL" dev mrc0 set spray off
+ktap_check "dev_show_unprivileged_allowed" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$MRCCTL" dev mrc0 show
 
 # Two planes, two paths each, as mrc-fabric would program them.
 cat >"$tmp/paths" <<PATHS
@@ -123,6 +171,87 @@ ktap_check "unprivileged_change_is_EPERM" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$MRCCTL" profile add mrc0 6 format udp ev 0:5000
 
+# The CC profile: defaults, partial changes, enable, errors, reset.
+cc_defaults="algorithm uet-1.0-nscc base_rtt=12000 target_delay=9000 qa_threshold=36000 mtu=4096 max_cwnd=225000 eta=614 fi=20480 fi_scale=250 pi=12288 gamma=800 max_md_jump=500 qa_gate=3 disable_qa=0"
+ktap_check "cc_show_defaults" \
+	sh -c "'$MRCCTL' cc mrc0 show | tee /dev/stderr | grep -qx 'mrc0 cc off $cc_defaults'"
+cc_partial()
+{
+	local out
+	# Both spellings of a pair, dashes for underscores, time units.
+	"$MRCCTL" cc mrc0 set base_rtt=20us target-delay 15000 \
+		max_cwnd=300000 disable_qa 1 qa-threshold=1ms || return 1
+	out=$("$MRCCTL" cc mrc0 show) || return 1
+	echo "$out"
+	[ "$out" = "mrc0 cc off algorithm uet-1.0-nscc base_rtt=20000 target_delay=15000 qa_threshold=1000000 mtu=4096 max_cwnd=300000 eta=614 fi=20480 fi_scale=250 pi=12288 gamma=800 max_md_jump=500 qa_gate=3 disable_qa=1" ]
+}
+ktap_check "cc_set_changes_only_what_it_names" cc_partial
+cc_enable()
+{
+	"$MRCCTL" cc mrc0 enable &&
+	"$MRCCTL" cc mrc0 show | grep -q '^mrc0 cc on ' &&
+	"$MRCCTL" dev mrc0 show | grep -q ' cc on$' &&
+	"$MRCCTL" cc disable mrc0 &&
+	"$MRCCTL" dev mrc0 show | grep -q ' cc off$'
+}
+ktap_check "cc_enable_and_disable_reported" cc_enable
+# Each refused with EINVAL and the parameter at fault; nothing changes.
+cc_bad_values()
+{
+	local before
+	before=$("$MRCCTL" cc mrc0 show) || return 1
+	expect_error "Invalid argument: max_md_jump is 1..999 thousandths" \
+		"$MRCCTL" cc mrc0 set gamma=700 max_md_jump=1000 || return 1
+	expect_error "Invalid argument: gamma is 0..1000 thousandths" \
+		"$MRCCTL" cc mrc0 set gamma=1001 || return 1
+	expect_error "Invalid argument: qa_gate is 0..31" \
+		"$MRCCTL" cc mrc0 set qa_gate=32 || return 1
+	expect_error "Invalid argument: fi_scale is 0..1000 thousandths" \
+		"$MRCCTL" cc mrc0 set fi_scale=1001 || return 1
+	# Valid alone, not with the current qa_threshold (1 ms).
+	expect_error "Invalid argument: target_delay is 1 ns..10 s and at most qa_threshold" \
+		"$MRCCTL" cc mrc0 set target_delay=2ms || return 1
+	expect_error "Invalid argument: max_cwnd is mtu..1 GiB" \
+		"$MRCCTL" cc mrc0 set max_cwnd=1000 || return 1
+	expect_error "Invalid argument: base_rtt is at most 10 s" \
+		"$MRCCTL" cc mrc0 set base_rtt=11s || return 1
+	[ "$("$MRCCTL" cc mrc0 show)" = "$before" ]
+}
+ktap_check "cc_bad_value_is_EINVAL_naming_it_and_changes_nothing" cc_bad_values
+ktap_check "cc_consistent_together_accepted" \
+	"$MRCCTL" cc mrc0 set target_delay=2ms qa_threshold=8ms
+ktap_check "cc_disable_qa_over_1_is_ERANGE" \
+	expect_error "Numerical result out of range" \
+	"$MRCCTL" cc mrc0 set disable_qa=2
+ktap_check "cc_reset_restores_defaults" \
+	sh -c "'$MRCCTL' cc mrc0 reset && '$MRCCTL' cc mrc0 show | grep -qx 'mrc0 cc off $cc_defaults'"
+ktap_check "cc_unknown_device_is_ENODEV" \
+	expect_error "No such device: no such RDMA device" \
+	"$MRCCTL" cc nosuch0 set gamma=500
+cc_unprivileged()
+{
+	expect_error "Operation not permitted" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$MRCCTL" cc mrc0 enable || return 1
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$MRCCTL" cc mrc0 show | grep -q '^mrc0 cc off '
+}
+ktap_check "cc_set_unprivileged_is_EPERM_show_is_not" cc_unprivileged
+cc_unknown_param()
+{
+	"$MRCCTL" cc mrc0 set cwnd=5 2>&1
+	[ $? -eq 2 ] || return 1
+	"$MRCCTL" cc mrc0 set base_rtt=5parsecs 2>&1
+	[ $? -eq 2 ]
+}
+ktap_check "cc_unknown_parameter_or_unit_is_a_usage_error" cc_unknown_param
+
+ktap_check "paths_unknown_device_is_ENODEV" \
+	expect_error "No such device: no such RDMA device" \
+	"$MRCCTL" paths nosuch0
+ktap_check "paths_without_qps_is_empty" \
+	sh -c "out=\$('$MRCCTL' paths mrc0) && [ -z \"\$out\" ]"
+
 delete_default()
 {
 	"$MRCCTL" profile del mrc0 3 &&
@@ -134,4 +263,154 @@ ktap_check "delete_resets_default_then_ENOENT" delete_default
 # Profiles die with their device, and the module still unloads.
 ktap_check "device_and_module_go_with_profiles" \
 	sh -c "rdma link delete mrc0 && rmmod mrc && ! '$MRCCTL' dev 2>/dev/null"
+
+# Live QPs. Two hosts; mrc0's default profile has 256 UDP EVs, so each QP
+# has 256 and a listing of two QPs (over 100 KB) takes several dump calls.
+# Its floor (min-active) is all of them: the emulated host loses packets
+# now and then, and a loss would retire an EV and move a single-path QP
+# for a while (documented, and unit-tested in ev_single_test); here the
+# only other EV a single-path QP may use is the one its retransmissions
+# take (they avoid the EV they were lost on).
+# Counters of every EV line, "QPN EV SENT", sorted.
+ev_counters()	# FILE
+{
+	awk '$1 == "qp" { qp = $2 } $1 == "ev" {
+		for (i = 3; i < NF; i++) if ($i == "sent") print qp, $2, $(i + 1)
+	}' "$1" | sort -k1,1n -k2,2n
+}
+
+two_hosts_with_profile()
+{
+	mrc_load && make_two_hosts &&
+	"$MRCCTL" profile add mrc0 1 format udp default gen min-active 256 \
+		field 16:0xc000:0:255:0xff
+}
+INTEGRITY=$MRC_SELFTEST_DIR/integrity
+live=yes
+if [ ! -x "$INTEGRITY" ]; then
+	live="no $INTEGRITY: run make first"
+	ktap_skip "two_hosts_with_a_256_ev_profile" "$live"
+elif out=$(two_hosts_with_profile 2>&1); then
+	ktap_pass "two_hosts_with_a_256_ev_profile"
+else
+	printf '%s\n' "$out" | sed 's/^/# /'
+	live="the two hosts could not be set up"
+	ktap_fail "two_hosts_with_a_256_ev_profile"
+fi
+
+# Every EV of both QPs has sent packets: spraying reached all 256.
+all_evs_sent()
+{
+	"$MRCCTL" paths mrc0 >"$tmp/paths0" || return 1
+	[ "$(ev_counters "$tmp/paths0" | awk '$3 > 0' | wc -l)" = 512 ]
+}
+
+# Two integrity runs, two QPs on each device, for 100 s: long enough for
+# the checks below on a slow emulated host (60 s was not always).
+if [ "$live" = yes ]; then
+	"$INTEGRITY" -s 1 -t 100 -n 1000000 -d 4 mrc0 "$MRC_HOST_A" \
+		mrc1 "$MRC_HOST_B" >"$tmp/run1" 2>&1 &
+	run1=$!
+	"$INTEGRITY" -s 2 -t 100 -n 1000000 -d 4 mrc0 "$MRC_HOST_A" \
+		mrc1 "$MRC_HOST_B" >"$tmp/run2" 2>&1 &
+	run2=$!
+	wait_for 50 all_evs_sent
+fi
+
+live_listing()
+{
+	local qps out
+	"$MRCCTL" paths mrc0 >"$tmp/paths0" || return 1
+	"$MRCCTL" paths mrc1 >"$tmp/paths1" || return 1
+	grep '^qp' "$tmp/paths0" "$tmp/paths1"
+	sed -n 2,3p "$tmp/paths0"
+	# Two QPs to 192.0.2.2 on profile 1, each with EVs 0..255 once.
+	qps=$(grep -c '^qp [0-9]* dest-qp [0-9]* peer 192.0.2.2 profile 1$' "$tmp/paths0")
+	[ "$qps" = 2 ] || { echo "# $qps QPs to 192.0.2.2"; return 1; }
+	out=$(ev_counters "$tmp/paths0" | awk '{ print $1, $2 }' | sort -u | wc -l)
+	[ "$out" = 512 ] || { echo "# $out distinct (QP, EV) pairs"; return 1; }
+	[ "$(grep -c '^  ev ' "$tmp/paths0")" = 512 ] || return 1
+	[ "$(ev_counters "$tmp/paths0" | awk '$2 > 255' | wc -l)" = 0 ] || return 1
+	grep -q '^  ev 255 plane 0 udp 49407 profile-ev 255 state \(GOOD\|UNKNOWN\|ASSUMED_BAD\) sent [0-9]* acked [0-9]* lost [0-9]* probes [0-9]*$' "$tmp/paths0" || return 1
+	# Each end's (QP, peer QP) is the other's, reversed.
+	[ "$(awk '$1 == "qp" { print $2, $4 }' "$tmp/paths0" | sort)" = \
+	  "$(awk '$1 == "qp" { print $4, $2 }' "$tmp/paths1" | sort)" ]
+}
+peer_filter()
+{
+	local a b
+	a=$("$MRCCTL" paths mrc0 peer 192.0.2.2 | grep -c '^  ev ') || return 1
+	b=$("$MRCCTL" paths mrc0 peer 192.0.2.9 | wc -l) || return 1
+	echo "# peer 192.0.2.2: $a EV lines; peer 192.0.2.9: $b lines"
+	[ "$a" = 512 ] && [ "$b" = 0 ]
+}
+# The busiest EV's share of the packets sent between two listings, per QP,
+# in percent: "QPN SHARE EVS-USED".
+busiest_share()	# BEFORE AFTER
+{
+	join -j1 <(ev_counters "$1" | awk '{ print $1 ":" $2, $3 }') \
+		 <(ev_counters "$2" | awk '{ print $1 ":" $2, $3 }') |
+	awk '{ split($1, k, ":"); d = $3 - $2; tot[k[1]] += d
+	       if (d > max[k[1]]) max[k[1]] = d; if (d > 0) used[k[1]]++ }
+	     END { for (q in tot) printf "%s %d %d\n", q,
+			tot[q] ? 100 * max[q] / tot[q] : 0, used[q] }'
+}
+spraying_spreads()
+{
+	local out
+	"$MRCCTL" paths mrc0 >"$tmp/s0" && sleep 4 &&
+	"$MRCCTL" paths mrc0 >"$tmp/s1" || return 1
+	grep -q '^qp' "$tmp/s1" || { echo "the QPs are gone already"; return 1; }
+	out=$(busiest_share "$tmp/s0" "$tmp/s1")
+	echo "$out" | awk '{ printf "QP %s: busiest EV %s%% of its packets, %s EVs used\n", $1, $2, $3 }'
+	[ "$(echo "$out" | wc -l)" = 2 ] &&
+	echo "$out" | awk '$2 > 10 || $3 < 128 { bad = 1 } END { exit bad }'
+}
+spray_off_one_ev()
+{
+	local out
+	"$MRCCTL" dev mrc0 set spray off || return 1
+	sleep 1
+	"$MRCCTL" paths mrc0 >"$tmp/o0" && sleep 4 &&
+	"$MRCCTL" paths mrc0 >"$tmp/o1" || return 1
+	"$MRCCTL" dev mrc0 set spray on || return 1
+	grep -q '^qp' "$tmp/o1" || { echo "the QPs are gone already"; return 1; }
+	out=$(busiest_share "$tmp/o0" "$tmp/o1")
+	echo "$out" | awk '{ printf "QP %s, spraying off: busiest EV %s%% of its packets, %s EVs used\n", $1, $2, $3 }'
+	awk '$1 == "ev" { for (i = 3; i < NF; i++) if ($i == "lost") l += $(i + 1) }
+	     END { print "lost, all EVs, since the start: " l }' "$tmp/o1"
+	# One EV carries the QP, a second its retransmissions.
+	[ "$(echo "$out" | wc -l)" = 2 ] &&
+	echo "$out" | awk '$2 < 80 || $3 > 2 { bad = 1 } END { exit bad }'
+}
+# The integrity runs' statuses (waited for by the main shell, whose
+# children they are): every byte arrived intact, spraying on or off.
+traffic_ended()	# STATUS1 STATUS2
+{
+	tail -n 2 "$tmp/run1" | sed 's/^/run 1: /'
+	tail -n 2 "$tmp/run2" | sed 's/^/run 2: /'
+	echo "integrity exits $1 and $2"
+	[ "$1" -eq 0 ] && [ "$2" -eq 0 ]
+}
+if [ "$live" = yes ]; then
+	ktap_check "paths_lists_every_ev_of_live_qps_across_dump_calls" live_listing
+	ktap_check "paths_peer_filter" peer_filter
+	ktap_check "spraying_uses_all_256_evs" spraying_spreads
+	ktap_check "spray_off_keeps_each_qp_on_one_ev" spray_off_one_ev
+	wait "$run1"
+	status1=$?
+	wait "$run2"
+	status2=$?
+	run1= run2=
+	ktap_check "traffic_intact" traffic_ended $status1 $status2
+	ktap_check "paths_empty_once_qps_are_gone" \
+		wait_for 10 sh -c "[ -z \"\$('$MRCCTL' paths mrc0)\" ]"
+else
+	for name in paths_lists_every_ev_of_live_qps_across_dump_calls \
+		    paths_peer_filter spraying_uses_all_256_evs \
+		    spray_off_keeps_each_qp_on_one_ev traffic_intact \
+		    paths_empty_once_qps_are_gone; do
+		ktap_skip "$name" "$live"
+	done
+fi
 ktap_finish

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * mrcctl: the path controller's command line. It programs an mrc device's
- * EV profiles and denies or allows single EVs, over the "mrc" generic
- * netlink family (include/uapi/rdma/mrc-ctl.h, Documentation/paths.rst).
+ * EV profiles, denies or allows single EVs, sets the device's spraying,
+ * DSCPs and CC profile, and lists every connection's EV states, over the
+ * "mrc" generic netlink family (include/uapi/rdma/mrc-ctl.h,
+ * Documentation/controller.rst).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,6 +26,8 @@
 static const char *usage_text =
 "usage:\n"
 "  mrcctl dev [show [DEV]]\n"
+"  mrcctl dev DEV show\n"
+"  mrcctl dev DEV set [spray on|off] [data-dscp N] [ctrl-dscp N]\n"
 "  mrcctl profile add DEV ID format udp|srv6 [peer ADDR] [default]\n"
 "                 [min-active N] [replace] EVS\n"
 "      EVS: ev PLANE:VALUE...       explicit EVs (VALUE: a UDP source\n"
@@ -33,7 +37,14 @@ static const char *usage_text =
 "  mrcctl profile del DEV ID\n"
 "  mrcctl profile show DEV\n"
 "  mrcctl ev show DEV ID\n"
-"  mrcctl ev deny|allow DEV ID INDEX|PLANE:VALUE\n";
+"  mrcctl ev deny|allow DEV ID INDEX|PLANE:VALUE\n"
+"  mrcctl paths DEV [peer ADDR]\n"
+"  mrcctl cc DEV show|enable|disable|reset\n"
+"  mrcctl cc DEV set PARAM VALUE|PARAM=VALUE...\n"
+"      PARAM: base_rtt target_delay qa_threshold (ns, or with a unit:\n"
+"             ns us ms s), mtu max_cwnd eta fi pi (bytes), fi_scale\n"
+"             gamma max_md_jump (thousandths), qa_gate, disable_qa 0|1\n"
+"             ('-' for '_' also accepted)\n";
 
 static void usage(void)
 {
@@ -105,8 +116,14 @@ static const char *extack_message(const char *buf, int len)
 		const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
 		size_t offset = sizeof(*err);
 
-		if (nlh->nlmsg_type != NLMSG_ERROR ||
-		    !(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+			continue;
+		if (nlh->nlmsg_type == NLMSG_DONE) {
+			/* A failed dump: its errno, then the attributes. */
+			mnl_attr_parse(nlh, sizeof(int), extack_attr_cb, &msg);
+			continue;
+		}
+		if (nlh->nlmsg_type != NLMSG_ERROR)
 			continue;
 		/* Unless capped, the refused request is echoed first. */
 		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
@@ -115,6 +132,63 @@ static const char *extack_message(const char *buf, int len)
 	}
 	return msg;
 }
+
+/* The end of a dump carries the dump's errno (libmnl ignores it). */
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const int *err = mnl_nlmsg_get_payload(nlh);
+
+	(void)data;
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(*err) && *err < 0) {
+		errno = -*err;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_STOP;
+}
+
+/* An ACK (error 0) ends a request; an error ends it with that errno. */
+static int error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+
+	(void)data;
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*err)) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (err->error < 0) {
+		errno = -err->error;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_STOP;
+}
+
+static int overrun_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(void)data;
+	errno = ENOSPC;
+	return MNL_CB_ERROR;
+}
+
+static int noop_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(void)data;
+	return MNL_CB_OK;
+}
+
+/*
+ * Every control message type has its handler here: mnl_cb_run2() falls
+ * back to libmnl's defaults only for types past the array.
+ */
+static mnl_cb_t ctl_cbs[NLMSG_MIN_TYPE] = {
+	[0] = noop_cb,
+	[NLMSG_NOOP] = noop_cb,
+	[NLMSG_ERROR] = error_cb,
+	[NLMSG_DONE] = done_cb,
+	[NLMSG_OVERRUN] = overrun_cb,
+};
 
 /*
  * Sends @nlh and runs @cb on every answer. Returns 0, or prints the
@@ -132,7 +206,8 @@ static void ctl_talk(struct ctl *ctl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		len = mnl_socket_recvfrom(ctl->nl, ctl->buf, sizeof(ctl->buf));
 		if (len < 0)
 			die(strerror(errno));
-		ret = mnl_cb_run(ctl->buf, len, seq, ctl->portid, cb, data);
+		ret = mnl_cb_run2(ctl->buf, len, seq, ctl->portid, cb, data,
+				  ctl_cbs, NLMSG_MIN_TYPE);
 	} while (ret > 0);
 	if (ret < 0) {
 		const char *why = extack_message(ctl->buf, len);
@@ -387,6 +462,16 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[MRC_CTL_A_DEFAULT_PROFILE])
 		printf(" default-profile %u",
 		       mnl_attr_get_u32(tb[MRC_CTL_A_DEFAULT_PROFILE]));
+	if (tb[MRC_CTL_A_SINGLE_PATH])
+		printf(" spray %s",
+		       mnl_attr_get_u8(tb[MRC_CTL_A_SINGLE_PATH]) ? "off" : "on");
+	if (tb[MRC_CTL_A_DATA_DSCP])
+		printf(" data-dscp %u", mnl_attr_get_u8(tb[MRC_CTL_A_DATA_DSCP]));
+	if (tb[MRC_CTL_A_CTRL_DSCP])
+		printf(" ctrl-dscp %u", mnl_attr_get_u8(tb[MRC_CTL_A_CTRL_DSCP]));
+	if (tb[MRC_CTL_A_CC_ENABLED])
+		printf(" cc %s",
+		       mnl_attr_get_u8(tb[MRC_CTL_A_CC_ENABLED]) ? "on" : "off");
 	putchar('\n');
 	return MNL_CB_OK;
 }
@@ -479,23 +564,227 @@ static int ev_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+struct paths_print {
+	uint32_t last_qpn;
+	bool any;
+};
+
+static uint64_t u64_or_zero(const struct nlattr *attr)
+{
+	return attr ? mnl_attr_get_u64(attr) : 0;
+}
+
+/* A QP line when the QP changes, then one line per EV. */
+static int path_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[MRC_CTL_A_MAX + 1] = { 0 };
+	const struct nlattr *ev[MRC_CTL_EV_A_MAX + 1] = { 0 };
+	struct paths_print *pp = data;
+	uint32_t qpn;
+
+	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), collect_cb, tb);
+	if (!tb[MRC_CTL_A_QPN] || !tb[MRC_CTL_A_EV])
+		return MNL_CB_OK;
+	qpn = mnl_attr_get_u32(tb[MRC_CTL_A_QPN]);
+	if (!pp->any || qpn != pp->last_qpn) {
+		printf("qp %u dest-qp %u", qpn,
+		       tb[MRC_CTL_A_DEST_QPN] ?
+		       mnl_attr_get_u32(tb[MRC_CTL_A_DEST_QPN]) : 0);
+		if (tb[MRC_CTL_A_PEER]) {
+			fputs(" peer ", stdout);
+			print_addr(tb[MRC_CTL_A_PEER]);
+		}
+		printf(" profile %u\n", tb[MRC_CTL_A_PROFILE_ID] ?
+		       mnl_attr_get_u32(tb[MRC_CTL_A_PROFILE_ID]) : 0);
+		pp->last_qpn = qpn;
+		pp->any = true;
+	}
+	mnl_attr_parse_nested(tb[MRC_CTL_A_EV], collect_ev_cb, ev);
+	printf("  ev %u plane %u",
+	       ev[MRC_CTL_EV_A_INDEX] ?
+	       mnl_attr_get_u32(ev[MRC_CTL_EV_A_INDEX]) : 0,
+	       ev[MRC_CTL_EV_A_PLANE] ?
+	       mnl_attr_get_u32(ev[MRC_CTL_EV_A_PLANE]) : 0);
+	if (ev[MRC_CTL_EV_A_UDP_SPORT]) {
+		printf(" udp %u", mnl_attr_get_u16(ev[MRC_CTL_EV_A_UDP_SPORT]));
+	} else if (ev[MRC_CTL_EV_A_USIDS]) {
+		const uint8_t *u = mnl_attr_get_payload(ev[MRC_CTL_EV_A_USIDS]);
+		unsigned int k, n = mnl_attr_get_payload_len(ev[MRC_CTL_EV_A_USIDS]) / 2;
+
+		for (k = 0; k < n; k++)
+			printf("%s%x", k ? "," : " usids ",
+			       (unsigned int)(u[2 * k] << 8 | u[2 * k + 1]));
+	}
+	if (ev[MRC_CTL_EV_A_PROFILE_INDEX])
+		printf(" profile-ev %u",
+		       mnl_attr_get_u32(ev[MRC_CTL_EV_A_PROFILE_INDEX]));
+	printf(" state %s sent %" PRIu64 " acked %" PRIu64 " lost %" PRIu64
+	       " probes %" PRIu64 "\n",
+	       ev[MRC_CTL_EV_A_STATE] ?
+	       state_name(mnl_attr_get_u8(ev[MRC_CTL_EV_A_STATE])) : "UNKNOWN",
+	       u64_or_zero(ev[MRC_CTL_EV_A_SENT]),
+	       u64_or_zero(ev[MRC_CTL_EV_A_ACKED]),
+	       u64_or_zero(ev[MRC_CTL_EV_A_LOST]),
+	       u64_or_zero(ev[MRC_CTL_EV_A_PROBES]));
+	return MNL_CB_OK;
+}
+
+/* The CC parameters by name, in the order they are shown. */
+enum cc_kind { CC_TIME, CC_U32, CC_BOOL };
+
+static const struct cc_param {
+	const char *name;
+	int attr;
+	enum cc_kind kind;
+} cc_params[] = {
+	{ "base_rtt", MRC_CTL_CC_A_BASE_RTT, CC_TIME },
+	{ "target_delay", MRC_CTL_CC_A_TARGET_DELAY, CC_TIME },
+	{ "qa_threshold", MRC_CTL_CC_A_QA_THRESHOLD, CC_TIME },
+	{ "mtu", MRC_CTL_CC_A_MTU, CC_U32 },
+	{ "max_cwnd", MRC_CTL_CC_A_MAX_CWND, CC_U32 },
+	{ "eta", MRC_CTL_CC_A_ETA, CC_U32 },
+	{ "fi", MRC_CTL_CC_A_FI, CC_U32 },
+	{ "fi_scale", MRC_CTL_CC_A_FI_SCALE, CC_U32 },
+	{ "pi", MRC_CTL_CC_A_PI, CC_U32 },
+	{ "gamma", MRC_CTL_CC_A_GAMMA, CC_U32 },
+	{ "max_md_jump", MRC_CTL_CC_A_MAX_MD_JUMP, CC_U32 },
+	{ "qa_gate", MRC_CTL_CC_A_QA_GATE, CC_U32 },
+	{ "disable_qa", MRC_CTL_CC_A_DISABLE_QA, CC_BOOL },
+};
+
+#define N_CC_PARAMS (sizeof(cc_params) / sizeof(cc_params[0]))
+
+static int collect_cc_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (type <= MRC_CTL_CC_A_MAX)
+		tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+/* "DEV cc on|off algorithm A name=value...": set's own syntax. */
+static int cc_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[MRC_CTL_A_MAX + 1] = { 0 };
+	const struct nlattr *cc[MRC_CTL_CC_A_MAX + 1] = { 0 };
+	size_t i;
+
+	(void)data;
+	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), collect_cb, tb);
+	if (!tb[MRC_CTL_A_CC])
+		return MNL_CB_OK;
+	mnl_attr_parse_nested(tb[MRC_CTL_A_CC], collect_cc_cb, cc);
+	printf("%s cc %s algorithm %s",
+	       tb[MRC_CTL_A_DEV] ? mnl_attr_get_str(tb[MRC_CTL_A_DEV]) : "?",
+	       tb[MRC_CTL_A_CC_ENABLED] &&
+	       mnl_attr_get_u8(tb[MRC_CTL_A_CC_ENABLED]) ? "on" : "off",
+	       tb[MRC_CTL_A_CC_ALGORITHM] ?
+	       mnl_attr_get_str(tb[MRC_CTL_A_CC_ALGORITHM]) : "?");
+	for (i = 0; i < N_CC_PARAMS; i++) {
+		const struct nlattr *a = cc[cc_params[i].attr];
+
+		if (!a)
+			continue;
+		if (cc_params[i].kind == CC_TIME)
+			printf(" %s=%" PRIu64, cc_params[i].name,
+			       mnl_attr_get_u64(a));
+		else if (cc_params[i].kind == CC_U32)
+			printf(" %s=%u", cc_params[i].name, mnl_attr_get_u32(a));
+		else
+			printf(" %s=%u", cc_params[i].name, mnl_attr_get_u8(a));
+	}
+	putchar('\n');
+	return MNL_CB_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* Commands                                                            */
 /* ------------------------------------------------------------------ */
 
-static int cmd_dev(struct ctl *ctl, int argc, char **argv)
+static bool parse_on_off(const char *s, const char *what)
+{
+	if (!strcmp(s, "on"))
+		return true;
+	if (!strcmp(s, "off"))
+		return false;
+	fprintf(stderr, "mrcctl: %s is on or off, not '%s'\n", what, s);
+	exit(2);
+}
+
+static void dev_show(struct ctl *ctl, const char *dev)
 {
 	struct nlmsghdr *nlh;
 
-	if (argc > 0 && strcmp(argv[0], "show"))
-		usage();
-	if (argc > 2)
-		usage();
 	nlh = ctl_msg(ctl, ctl->family, MRC_CTL_CMD_DEV_GET,
-		      argc == 2 ? NLM_F_ACK : NLM_F_DUMP);
-	if (argc == 2)
-		mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, argv[1]);
+		      dev ? NLM_F_ACK : NLM_F_DUMP);
+	if (dev)
+		mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, dev);
 	ctl_talk(ctl, nlh, dev_cb, NULL);
+}
+
+/*
+ * "set" followed by settings: spray on|off, data-dscp N, ctrl-dscp N. The
+ * kernel checks the DSCP range, so that its error is the one reported.
+ */
+static void dev_set(struct ctl *ctl, const char *dev, int argc, char **argv)
+{
+	struct nlmsghdr *nlh;
+	int i;
+
+	if (!argc)
+		usage();
+	nlh = ctl_msg(ctl, ctl->family, MRC_CTL_CMD_DEV_SET, NLM_F_ACK);
+	mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, dev);
+	for (i = 0; i < argc; i += 2) {
+		const char *key = argv[i];
+
+		if (i + 1 == argc) {
+			fprintf(stderr, "mrcctl: '%s' needs a value\n", key);
+			usage();
+		}
+		if (!strcmp(key, "spray"))
+			mnl_attr_put_u8(nlh, MRC_CTL_A_SINGLE_PATH,
+					!parse_on_off(argv[i + 1], "spray"));
+		else if (!strcmp(key, "data-dscp"))
+			mnl_attr_put_u8(nlh, MRC_CTL_A_DATA_DSCP,
+					parse_ulong(argv[i + 1], 255, "DSCP"));
+		else if (!strcmp(key, "ctrl-dscp"))
+			mnl_attr_put_u8(nlh, MRC_CTL_A_CTRL_DSCP,
+					parse_ulong(argv[i + 1], 255, "DSCP"));
+		else {
+			fprintf(stderr, "mrcctl: no device setting '%s'\n",
+				key);
+			usage();
+		}
+	}
+	ctl_talk(ctl, nlh, NULL, NULL);
+}
+
+/*
+ * dev [show [DEV]] | dev DEV show | dev DEV set ... | dev set DEV ...
+ * (a device named "show" or "set" is only reachable the first way).
+ */
+static int cmd_dev(struct ctl *ctl, int argc, char **argv)
+{
+	if (!argc) {
+		dev_show(ctl, NULL);
+	} else if (!strcmp(argv[0], "show")) {
+		if (argc > 2)
+			usage();
+		dev_show(ctl, argc == 2 ? argv[1] : NULL);
+	} else if (!strcmp(argv[0], "set")) {
+		if (argc < 2)
+			usage();
+		dev_set(ctl, argv[1], argc - 2, argv + 2);
+	} else if (argc == 2 && !strcmp(argv[1], "show")) {
+		dev_show(ctl, argv[0]);
+	} else if (argc >= 2 && !strcmp(argv[1], "set")) {
+		dev_set(ctl, argv[0], argc - 2, argv + 2);
+	} else {
+		usage();
+	}
 	return 0;
 }
 
@@ -673,6 +962,138 @@ static int cmd_ev(struct ctl *ctl, int argc, char **argv)
 	return 0;
 }
 
+static int cmd_paths(struct ctl *ctl, int argc, char **argv)
+{
+	struct paths_print pp = { 0 };
+	struct nlmsghdr *nlh;
+
+	if (argc != 1 && !(argc == 3 && !strcmp(argv[1], "peer")))
+		usage();
+	nlh = ctl_msg(ctl, ctl->family, MRC_CTL_CMD_PATH_GET, NLM_F_DUMP);
+	mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, argv[0]);
+	if (argc == 3)
+		put_peer(nlh, argv[2]);
+	ctl_talk(ctl, nlh, path_cb, &pp);
+	return 0;
+}
+
+/* Nanoseconds, from a number with an optional unit: ns, us, ms, s. */
+static uint64_t parse_time_ns(const char *s, const char *what)
+{
+	static const struct { const char *unit; uint64_t ns; } units[] = {
+		{ "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 },
+	};
+	unsigned long long v;
+	char *end;
+	size_t i;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (!errno && end != s && *s != '-') {
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcmp(end, units[i].unit) &&
+			    v <= UINT64_MAX / units[i].ns)
+				return v * units[i].ns;
+	}
+	fprintf(stderr, "mrcctl: bad %s '%s' (a time: N[ns|us|ms|s])\n", what,
+		s);
+	exit(2);
+}
+
+static const struct cc_param *find_cc_param(const char *name, size_t len)
+{
+	char canon[32];
+	size_t i;
+
+	if (len >= sizeof(canon))
+		return NULL;
+	for (i = 0; i < len; i++)
+		canon[i] = name[i] == '-' ? '_' : name[i];
+	canon[len] = 0;
+	for (i = 0; i < N_CC_PARAMS; i++)
+		if (!strcmp(canon, cc_params[i].name))
+			return &cc_params[i];
+	return NULL;
+}
+
+/* PARAM VALUE or PARAM=VALUE pairs into a CC nest. */
+static void put_cc_params(struct nlmsghdr *nlh, int argc, char **argv)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, MRC_CTL_A_CC);
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		size_t len = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+		const struct cc_param *param = find_cc_param(argv[i], len);
+		const char *value = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+
+		if (!param) {
+			fprintf(stderr, "mrcctl: no CC parameter '%.*s'\n",
+				(int)len, argv[i]);
+			usage();
+		}
+		if (!value) {
+			fprintf(stderr, "mrcctl: %s needs a value\n", param->name);
+			usage();
+		}
+		if (param->kind == CC_TIME)
+			mnl_attr_put_u64(nlh, param->attr,
+					 parse_time_ns(value, param->name));
+		else if (param->kind == CC_U32)
+			mnl_attr_put_u32(nlh, param->attr,
+					 parse_ulong(value, UINT32_MAX,
+						     param->name));
+		else
+			mnl_attr_put_u8(nlh, param->attr,
+					parse_ulong(value, 255, param->name));
+	}
+	mnl_attr_nest_end(nlh, nest);
+}
+
+/* cc DEV show|enable|disable|reset|set ...; also cc show|... DEV. */
+static int cmd_cc(struct ctl *ctl, int argc, char **argv)
+{
+	static const char *const verbs[] = {
+		"show", "enable", "disable", "reset", "set",
+	};
+	const char *dev, *verb;
+	struct nlmsghdr *nlh;
+	size_t i;
+
+	if (argc < 2)
+		usage();
+	dev = argv[0];
+	verb = argv[1];
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (!strcmp(argv[0], verbs[i])) {
+			dev = argv[1];
+			verb = argv[0];
+		}
+	argc -= 2;
+	argv += 2;
+
+	if (!strcmp(verb, "show") && !argc) {
+		nlh = ctl_msg(ctl, ctl->family, MRC_CTL_CMD_CC_GET, NLM_F_ACK);
+		mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, dev);
+		ctl_talk(ctl, nlh, cc_cb, NULL);
+		return 0;
+	}
+	nlh = ctl_msg(ctl, ctl->family, MRC_CTL_CMD_CC_SET, NLM_F_ACK);
+	mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, dev);
+	if ((!strcmp(verb, "enable") || !strcmp(verb, "disable")) && !argc)
+		mnl_attr_put_u8(nlh, MRC_CTL_A_CC_ENABLED, verb[0] == 'e');
+	else if (!strcmp(verb, "reset") && !argc)
+		mnl_attr_put(nlh, MRC_CTL_A_CC_RESET, 0, NULL);
+	else if (!strcmp(verb, "set") && argc)
+		put_cc_params(nlh, argc, argv);
+	else
+		usage();
+	ctl_talk(ctl, nlh, NULL, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct ctl ctl;
@@ -686,6 +1107,10 @@ int main(int argc, char **argv)
 		return cmd_profile(&ctl, argc - 2, argv + 2);
 	if (!strcmp(argv[1], "ev"))
 		return cmd_ev(&ctl, argc - 2, argv + 2);
+	if (!strcmp(argv[1], "paths"))
+		return cmd_paths(&ctl, argc - 2, argv + 2);
+	if (!strcmp(argv[1], "cc"))
+		return cmd_cc(&ctl, argc - 2, argv + 2);
 	usage();
 	return 2;
 }

@@ -8,6 +8,8 @@
  *
  * Requests that change state need CAP_NET_ADMIN in the caller's network
  * namespace. Devices are named by their RDMA device name (MRC_CTL_A_DEV).
+ * Documentation/controller.rst has the commands, their attributes and
+ * errors. New commands and attributes are only ever appended.
  */
 #ifndef MRC_CTL_USER_H
 #define MRC_CTL_USER_H
@@ -57,6 +59,17 @@ enum mrc_ctl_cmd {
 	MRC_CTL_CMD_PROFILE_GET,	/* dump: DEV; one message a profile */
 	MRC_CTL_CMD_EV_GET,		/* dump: DEV, PROFILE_ID; one an EV */
 	MRC_CTL_CMD_EV_SET,		/* admin: deny or allow one EV */
+	/* admin: DEV, [SINGLE_PATH], [DATA_DSCP], [CTRL_DSCP] */
+	MRC_CTL_CMD_DEV_SET,
+	/* doit: DEV; answer CC_ENABLED, CC_ALGORITHM, CC nest */
+	MRC_CTL_CMD_CC_GET,
+	/* admin: DEV, [CC_RESET], [CC nest], [CC_ENABLED] */
+	MRC_CTL_CMD_CC_SET,
+	/*
+	 * dump: DEV, [PEER]; one message per EV of every connected QP:
+	 * QPN, DEST_QPN, PEER, PROFILE_ID, EV nest with counters.
+	 */
+	MRC_CTL_CMD_PATH_GET,
 	__MRC_CTL_CMD_MAX,
 };
 
@@ -90,6 +103,22 @@ enum mrc_ctl_attr {
 	 */
 	MRC_CTL_A_REPLACE,
 	MRC_CTL_A_PAD,
+	/*
+	 * u8, 0 or 1: spraying off. Each QP keeps to one EV chosen by a hash
+	 * of its QPN and its peer's QPN, like ECMP hashes a flow; it moves
+	 * to another usable EV only while that one is not usable.
+	 */
+	MRC_CTL_A_SINGLE_PATH,
+	MRC_CTL_A_DATA_DSCP,		/* u8, 0..63: data (trimmable) */
+	MRC_CTL_A_CTRL_DSCP,		/* u8, 0..63: ACK, NAK, probe */
+	/* u8, 0 or 1: NSCC for QPs that reach RTR from now on */
+	MRC_CTL_A_CC_ENABLED,
+	MRC_CTL_A_CC_ALGORITHM,		/* string: "uet-1.0-nscc" */
+	MRC_CTL_A_CC,			/* nest of enum mrc_ctl_cc_attr */
+	/* flag: CC_SET starts from the defaults, not the current profile */
+	MRC_CTL_A_CC_RESET,
+	MRC_CTL_A_QPN,			/* u32: a local QP number */
+	MRC_CTL_A_DEST_QPN,		/* u32: the peer's QP number */
 	__MRC_CTL_A_MAX,
 };
 
@@ -102,6 +131,19 @@ enum mrc_ctl_ev_attr {
 	MRC_CTL_EV_A_UDP_SPORT,		/* u16: UDP format */
 	MRC_CTL_EV_A_SRV6,		/* binary, 16 bytes: SRv6 format */
 	MRC_CTL_EV_A_STATE,		/* u8: enum mrc_ctl_ev_state */
+	/*
+	 * PATH_GET answers. USIDS: binary, the switch uSIDs of an SRv6 path
+	 * as big-endian 16-bit words in the order the packet meets the
+	 * switches (the locator block and the peer's own uSID come from its
+	 * address). PROFILE_INDEX: the EV's index in the QP's profile.
+	 */
+	MRC_CTL_EV_A_USIDS,
+	MRC_CTL_EV_A_PROFILE_INDEX,	/* u32 */
+	MRC_CTL_EV_A_SENT,		/* u64: packets sprayed on it */
+	MRC_CTL_EV_A_ACKED,		/* u64: of those, acknowledged */
+	MRC_CTL_EV_A_LOST,		/* u64: losses and timeouts */
+	MRC_CTL_EV_A_PROBES,		/* u64: probes sent on it */
+	MRC_CTL_EV_A_PAD,
 	__MRC_CTL_EV_A_MAX,
 };
 
@@ -126,5 +168,38 @@ enum mrc_ctl_field_attr {
 };
 
 #define MRC_CTL_FIELD_A_MAX (__MRC_CTL_FIELD_A_MAX - 1)
+
+/* The congestion control algorithm of CC profiles (OCP's name for it). */
+#define MRC_CTL_CC_ALGORITHM	"uet-1.0-nscc"
+
+/*
+ * A CC profile (UET NSCC parameters; Documentation/congestion.rst). Times
+ * are u64 nanoseconds, sizes u32 bytes, fractions u32 thousandths. CC_SET
+ * changes the attributes it carries and keeps the others; the result must
+ * pass the kernel's consistency check as a whole.
+ */
+enum mrc_ctl_cc_attr {
+	MRC_CTL_CC_A_UNSPEC,
+	MRC_CTL_CC_A_BASE_RTT,		/* u64 ns; 0: learn it */
+	MRC_CTL_CC_A_TARGET_DELAY,	/* u64 ns */
+	MRC_CTL_CC_A_QA_THRESHOLD,	/* u64 ns, >= TARGET_DELAY */
+	MRC_CTL_CC_A_MTU,		/* u32 bytes: the window's unit */
+	MRC_CTL_CC_A_MAX_CWND,		/* u32 bytes */
+	MRC_CTL_CC_A_ETA,		/* u32 bytes */
+	MRC_CTL_CC_A_FI,		/* u32 bytes */
+	MRC_CTL_CC_A_FI_SCALE,		/* u32 thousandths */
+	MRC_CTL_CC_A_PI,		/* u32 bytes; 0: derived from FI */
+	MRC_CTL_CC_A_GAMMA,		/* u32 thousandths */
+	MRC_CTL_CC_A_MAX_MD_JUMP,	/* u32 thousandths, 1..999 */
+	MRC_CTL_CC_A_QA_GATE,		/* u32 shift, 0..31 */
+	MRC_CTL_CC_A_DISABLE_QA,	/* u8, 0 or 1 */
+	MRC_CTL_CC_A_PAD,
+	__MRC_CTL_CC_A_MAX,
+};
+
+#define MRC_CTL_CC_A_MAX (__MRC_CTL_CC_A_MAX - 1)
+
+/* DSCP codepoints are 6 bits. */
+#define MRC_CTL_DSCP_MAX	63
 
 #endif /* MRC_CTL_USER_H */

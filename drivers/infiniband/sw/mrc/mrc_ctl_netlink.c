@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The controller's generic netlink family "mrc" (include/uapi/rdma/mrc-ctl.h):
- * EV profiles in and out, and denying single EVs. Documentation/abi.rst
- * lists the messages; mrcctl (tools/mrcctl) speaks them.
+ * EV profiles in and out, denying single EVs, the device settings
+ * (spraying, DSCPs, the CC profile) and every connection's EV states.
+ * Documentation/controller.rst lists the messages; mrcctl (tools/mrcctl)
+ * speaks them.
  *
  * Every request names its device; the handler holds a registration
  * reference on it (ib_device_get_by_name()) for its duration, so
@@ -17,6 +19,7 @@
 #include <rdma/mrc-ctl.h>
 
 #include "mrc.h"
+#include "mrc_qp.h"
 
 static struct genl_family mrc_ctl_family;
 
@@ -34,6 +37,22 @@ static const struct nla_policy mrc_ctl_field_policy[MRC_CTL_FIELD_A_MAX + 1] = {
 	[MRC_CTL_FIELD_A_MIN_VAL] = { .type = NLA_U32 },
 	[MRC_CTL_FIELD_A_MAX_VAL] = { .type = NLA_U32 },
 	[MRC_CTL_FIELD_A_MASK] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy mrc_ctl_cc_policy[MRC_CTL_CC_A_MAX + 1] = {
+	[MRC_CTL_CC_A_BASE_RTT] = { .type = NLA_U64 },
+	[MRC_CTL_CC_A_TARGET_DELAY] = { .type = NLA_U64 },
+	[MRC_CTL_CC_A_QA_THRESHOLD] = { .type = NLA_U64 },
+	[MRC_CTL_CC_A_MTU] = { .type = NLA_U32 },
+	[MRC_CTL_CC_A_MAX_CWND] = { .type = NLA_U32 },
+	[MRC_CTL_CC_A_ETA] = { .type = NLA_U32 },
+	[MRC_CTL_CC_A_FI] = { .type = NLA_U32 },
+	[MRC_CTL_CC_A_FI_SCALE] = { .type = NLA_U32 },
+	[MRC_CTL_CC_A_PI] = { .type = NLA_U32 },
+	[MRC_CTL_CC_A_GAMMA] = { .type = NLA_U32 },
+	[MRC_CTL_CC_A_MAX_MD_JUMP] = { .type = NLA_U32 },
+	[MRC_CTL_CC_A_QA_GATE] = { .type = NLA_U32 },
+	[MRC_CTL_CC_A_DISABLE_QA] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
@@ -55,6 +74,13 @@ static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
 	[MRC_CTL_A_EVS] = NLA_POLICY_NESTED_ARRAY(mrc_ctl_ev_policy),
 	[MRC_CTL_A_EV] = NLA_POLICY_NESTED(mrc_ctl_ev_policy),
 	[MRC_CTL_A_FIELDS] = NLA_POLICY_NESTED_ARRAY(mrc_ctl_field_policy),
+	[MRC_CTL_A_SINGLE_PATH] = NLA_POLICY_MAX(NLA_U8, 1),
+	/* Range-checked by the handler, which says what the range is. */
+	[MRC_CTL_A_DATA_DSCP] = { .type = NLA_U8 },
+	[MRC_CTL_A_CTRL_DSCP] = { .type = NLA_U8 },
+	[MRC_CTL_A_CC_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
+	[MRC_CTL_A_CC] = NLA_POLICY_NESTED(mrc_ctl_cc_policy),
+	[MRC_CTL_A_CC_RESET] = { .type = NLA_FLAG },
 };
 
 /* The named mrc device, with a registration reference, or an ERR_PTR. */
@@ -429,13 +455,72 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
+/* Device settings                                                     */
+/* ------------------------------------------------------------------ */
+
+/* A DSCP attribute, if given, is 0..63; -ERANGE otherwise. */
+static int mrc_ctl_check_dscp(const struct nlattr *attr,
+			      struct netlink_ext_ack *extack)
+{
+	if (attr && nla_get_u8(attr) > MRC_DSCP_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "a DSCP is 0..63");
+		return -ERANGE;
+	}
+	return 0;
+}
+
+static int mrc_ctl_dev_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	struct mrc_dev_settings *s;
+	struct mrc_dev *mdev;
+	int err;
+
+	if (!attrs[MRC_CTL_A_SINGLE_PATH] && !attrs[MRC_CTL_A_DATA_DSCP] &&
+	    !attrs[MRC_CTL_A_CTRL_DSCP]) {
+		NL_SET_ERR_MSG(extack, "nothing to set");
+		return -EINVAL;
+	}
+	err = mrc_ctl_check_dscp(attrs[MRC_CTL_A_DATA_DSCP], extack);
+	if (!err)
+		err = mrc_ctl_check_dscp(attrs[MRC_CTL_A_CTRL_DSCP], extack);
+	if (err)
+		return err;
+
+	mdev = mrc_ctl_get_dev(attrs, genl_info_net(info), extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	s = &mdev->settings;
+	/* The data path reads these lock-free (mrc_settings.h). */
+	spin_lock_bh(&mdev->settings_lock);
+	if (attrs[MRC_CTL_A_SINGLE_PATH])
+		WRITE_ONCE(s->single_path,
+			   !!nla_get_u8(attrs[MRC_CTL_A_SINGLE_PATH]));
+	if (attrs[MRC_CTL_A_DATA_DSCP])
+		WRITE_ONCE(s->data_dscp,
+			   nla_get_u8(attrs[MRC_CTL_A_DATA_DSCP]));
+	if (attrs[MRC_CTL_A_CTRL_DSCP])
+		WRITE_ONCE(s->ctrl_dscp,
+			   nla_get_u8(attrs[MRC_CTL_A_CTRL_DSCP]));
+	spin_unlock_bh(&mdev->settings_lock);
+	mrc_ctl_put_dev(mdev);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Reporting                                                           */
 /* ------------------------------------------------------------------ */
 
 static int mrc_ctl_fill_dev(struct sk_buff *msg, struct mrc_dev *mdev,
 			    u32 portid, u32 seq, int flags)
 {
+	struct mrc_dev_settings s;
 	void *hdr;
+
+	spin_lock_bh(&mdev->settings_lock);
+	s = mdev->settings;
+	spin_unlock_bh(&mdev->settings_lock);
 
 	hdr = genlmsg_put(msg, portid, seq, &mrc_ctl_family, flags,
 			  MRC_CTL_CMD_DEV_GET);
@@ -445,7 +530,11 @@ static int mrc_ctl_fill_dev(struct sk_buff *msg, struct mrc_dev *mdev,
 	    nla_put_string(msg, MRC_CTL_A_NETDEV, mdev->ndev->name) ||
 	    nla_put_u32(msg, MRC_CTL_A_NUM_PLANES, mrc_planes_count(mdev)) ||
 	    nla_put_u32(msg, MRC_CTL_A_DEFAULT_PROFILE,
-			mrc_profile_default_id(mdev))) {
+			mrc_profile_default_id(mdev)) ||
+	    nla_put_u8(msg, MRC_CTL_A_SINGLE_PATH, s.single_path) ||
+	    nla_put_u8(msg, MRC_CTL_A_DATA_DSCP, s.data_dscp) ||
+	    nla_put_u8(msg, MRC_CTL_A_CTRL_DSCP, s.ctrl_dscp) ||
+	    nla_put_u8(msg, MRC_CTL_A_CC_ENABLED, s.cc_enabled)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -655,6 +744,436 @@ static int mrc_ctl_ev_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/* ------------------------------------------------------------------ */
+/* The CC profile                                                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Where each CC attribute lives in struct mrc_nscc_params, and what to say
+ * when it is the one that makes the profile unusable.
+ */
+struct mrc_ctl_cc_field {
+	size_t offset;
+	u8 size;		/* 8, 4 or 1 (bool) */
+	const char *why;	/* static: extack keeps the pointer */
+};
+
+#define MRC_CTL_CC_OFF(member)	offsetof(struct mrc_nscc_params, member)
+#define MRC_CTL_CC_SIZE(member)	sizeof_field(struct mrc_nscc_params, member)
+
+static const struct mrc_ctl_cc_field mrc_ctl_cc_fields[MRC_CTL_CC_A_MAX + 1] = {
+	[MRC_CTL_CC_A_BASE_RTT] = {
+		MRC_CTL_CC_OFF(base_rtt), MRC_CTL_CC_SIZE(base_rtt),
+		"base_rtt is at most 10 s",
+	},
+	[MRC_CTL_CC_A_TARGET_DELAY] = {
+		MRC_CTL_CC_OFF(target_delay), MRC_CTL_CC_SIZE(target_delay),
+		"target_delay is 1 ns..10 s and at most qa_threshold",
+	},
+	[MRC_CTL_CC_A_QA_THRESHOLD] = {
+		MRC_CTL_CC_OFF(qa_threshold), MRC_CTL_CC_SIZE(qa_threshold),
+		"qa_threshold is target_delay..10 s",
+	},
+	[MRC_CTL_CC_A_MTU] = {
+		MRC_CTL_CC_OFF(mtu), MRC_CTL_CC_SIZE(mtu),
+		"mtu is 64..65536 and at most max_cwnd",
+	},
+	[MRC_CTL_CC_A_MAX_CWND] = {
+		MRC_CTL_CC_OFF(max_cwnd), MRC_CTL_CC_SIZE(max_cwnd),
+		"max_cwnd is mtu..1 GiB and at least eta, fi and pi",
+	},
+	[MRC_CTL_CC_A_ETA] = {
+		MRC_CTL_CC_OFF(eta), MRC_CTL_CC_SIZE(eta),
+		"eta is at most max_cwnd",
+	},
+	[MRC_CTL_CC_A_FI] = {
+		MRC_CTL_CC_OFF(fi), MRC_CTL_CC_SIZE(fi),
+		"fi is at most max_cwnd",
+	},
+	[MRC_CTL_CC_A_FI_SCALE] = {
+		MRC_CTL_CC_OFF(fi_scale), MRC_CTL_CC_SIZE(fi_scale),
+		"fi_scale is 0..1000 thousandths",
+	},
+	[MRC_CTL_CC_A_PI] = {
+		MRC_CTL_CC_OFF(pi), MRC_CTL_CC_SIZE(pi),
+		"pi is at most max_cwnd",
+	},
+	[MRC_CTL_CC_A_GAMMA] = {
+		MRC_CTL_CC_OFF(gamma), MRC_CTL_CC_SIZE(gamma),
+		"gamma is 0..1000 thousandths",
+	},
+	[MRC_CTL_CC_A_MAX_MD_JUMP] = {
+		MRC_CTL_CC_OFF(max_md_jump), MRC_CTL_CC_SIZE(max_md_jump),
+		"max_md_jump is 1..999 thousandths",
+	},
+	[MRC_CTL_CC_A_QA_GATE] = {
+		MRC_CTL_CC_OFF(qa_gate), MRC_CTL_CC_SIZE(qa_gate),
+		"qa_gate is 0..31",
+	},
+	[MRC_CTL_CC_A_DISABLE_QA] = {
+		MRC_CTL_CC_OFF(disable_qa), MRC_CTL_CC_SIZE(disable_qa),
+		"disable_qa is 0 or 1",
+	},
+};
+
+static void mrc_ctl_cc_copy_field(struct mrc_nscc_params *to,
+				  const struct mrc_nscc_params *from, int type)
+{
+	const struct mrc_ctl_cc_field *f = &mrc_ctl_cc_fields[type];
+
+	memcpy((u8 *)to + f->offset, (const u8 *)from + f->offset, f->size);
+}
+
+static void mrc_ctl_cc_set_field(struct mrc_nscc_params *p, int type,
+				 const struct nlattr *attr)
+{
+	const struct mrc_ctl_cc_field *f = &mrc_ctl_cc_fields[type];
+	void *field = (u8 *)p + f->offset;
+
+	switch (f->size) {
+	case sizeof(u64):
+		*(u64 *)field = nla_get_u64(attr);
+		break;
+	case sizeof(u32):
+		*(u32 *)field = nla_get_u32(attr);
+		break;
+	default:
+		*(bool *)field = nla_get_u8(attr);
+		break;
+	}
+}
+
+/* Points the extended ack at @attr with a static message. */
+static void mrc_ctl_cc_blame_attr(struct netlink_ext_ack *extack, int type,
+				  const struct nlattr *attr)
+{
+	/* NL_SET_ERR_MSG_ATTR() wants a literal; this is its effect. */
+	if (extack) {
+		extack->_msg = mrc_ctl_cc_fields[type].why;
+		extack->bad_attr = attr;
+	}
+}
+
+/*
+ * @p, made of @base and the attributes in @tb, fails the NSCC check. Name
+ * an attribute that fails on its own with the rest as in @base; else one
+ * without which @p would pass; else the nest.
+ */
+static void mrc_ctl_cc_blame(const struct mrc_nscc_params *p,
+			     const struct mrc_nscc_params *base,
+			     struct nlattr **tb, const struct nlattr *nest,
+			     struct netlink_ext_ack *extack)
+{
+	struct mrc_nscc_params trial;
+	int type;
+
+	for (type = 1; type <= MRC_CTL_CC_A_MAX; type++) {
+		if (!tb[type] || !mrc_ctl_cc_fields[type].why)
+			continue;
+		trial = *base;
+		mrc_ctl_cc_copy_field(&trial, p, type);
+		if (mrc_nscc_params_check(&trial)) {
+			mrc_ctl_cc_blame_attr(extack, type, tb[type]);
+			return;
+		}
+	}
+	for (type = 1; type <= MRC_CTL_CC_A_MAX; type++) {
+		if (!tb[type] || !mrc_ctl_cc_fields[type].why)
+			continue;
+		trial = *p;
+		mrc_ctl_cc_copy_field(&trial, base, type);
+		if (!mrc_nscc_params_check(&trial)) {
+			mrc_ctl_cc_blame_attr(extack, type, tb[type]);
+			return;
+		}
+	}
+	NL_SET_ERR_MSG_ATTR(extack, nest,
+			    "the CC parameters are not consistent together");
+}
+
+/*
+ * CC_SET: the attributes given replace those of the current profile (or of
+ * the defaults with CC_RESET); the result must pass mrc_nscc_params_check()
+ * as a whole, or nothing changes. Generic netlink runs the doits of this
+ * family one at a time (no parallel_ops), so two controllers cannot lose
+ * each other's changes between the read and the write.
+ */
+static int mrc_ctl_cc_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[MRC_CTL_CC_A_MAX + 1] = {};
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	struct mrc_nscc_params base, p;
+	bool reset = nla_get_flag(attrs[MRC_CTL_A_CC_RESET]);
+	struct mrc_dev *mdev;
+	int type, err;
+
+	if (!attrs[MRC_CTL_A_CC] && !attrs[MRC_CTL_A_CC_ENABLED] && !reset) {
+		NL_SET_ERR_MSG(extack, "nothing to set");
+		return -EINVAL;
+	}
+	if (attrs[MRC_CTL_A_CC]) {
+		err = nla_parse_nested(tb, MRC_CTL_CC_A_MAX,
+				       attrs[MRC_CTL_A_CC], mrc_ctl_cc_policy,
+				       extack);
+		if (err)
+			return err;
+	}
+
+	mdev = mrc_ctl_get_dev(attrs, genl_info_net(info), extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	if (reset) {
+		mrc_nscc_params_default(&base);
+	} else {
+		spin_lock_bh(&mdev->settings_lock);
+		base = mdev->settings.cc;
+		spin_unlock_bh(&mdev->settings_lock);
+	}
+	p = base;
+	for (type = 1; type <= MRC_CTL_CC_A_MAX; type++)
+		if (tb[type] && mrc_ctl_cc_fields[type].size)
+			mrc_ctl_cc_set_field(&p, type, tb[type]);
+	err = mrc_nscc_params_check(&p);
+	if (err) {
+		mrc_ctl_cc_blame(&p, &base, tb, attrs[MRC_CTL_A_CC], extack);
+		goto out;
+	}
+
+	spin_lock_bh(&mdev->settings_lock);
+	if (attrs[MRC_CTL_A_CC] || reset)
+		mdev->settings.cc = p;
+	if (attrs[MRC_CTL_A_CC_ENABLED])
+		WRITE_ONCE(mdev->settings.cc_enabled,
+			   !!nla_get_u8(attrs[MRC_CTL_A_CC_ENABLED]));
+	spin_unlock_bh(&mdev->settings_lock);
+out:
+	mrc_ctl_put_dev(mdev);
+	return err;
+}
+
+static int mrc_ctl_put_cc(struct sk_buff *msg, const struct mrc_nscc_params *p)
+{
+	struct nlattr *nest = nla_nest_start(msg, MRC_CTL_A_CC);
+
+	if (!nest ||
+	    nla_put_u64_64bit(msg, MRC_CTL_CC_A_BASE_RTT, p->base_rtt,
+			      MRC_CTL_CC_A_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_CTL_CC_A_TARGET_DELAY, p->target_delay,
+			      MRC_CTL_CC_A_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_CTL_CC_A_QA_THRESHOLD, p->qa_threshold,
+			      MRC_CTL_CC_A_PAD) ||
+	    nla_put_u32(msg, MRC_CTL_CC_A_MTU, p->mtu) ||
+	    nla_put_u32(msg, MRC_CTL_CC_A_MAX_CWND, p->max_cwnd) ||
+	    nla_put_u32(msg, MRC_CTL_CC_A_ETA, p->eta) ||
+	    nla_put_u32(msg, MRC_CTL_CC_A_FI, p->fi) ||
+	    nla_put_u32(msg, MRC_CTL_CC_A_FI_SCALE, p->fi_scale) ||
+	    nla_put_u32(msg, MRC_CTL_CC_A_PI, p->pi) ||
+	    nla_put_u32(msg, MRC_CTL_CC_A_GAMMA, p->gamma) ||
+	    nla_put_u32(msg, MRC_CTL_CC_A_MAX_MD_JUMP, p->max_md_jump) ||
+	    nla_put_u32(msg, MRC_CTL_CC_A_QA_GATE, p->qa_gate) ||
+	    nla_put_u8(msg, MRC_CTL_CC_A_DISABLE_QA, p->disable_qa))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int mrc_ctl_cc_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_nscc_params p;
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	bool enabled;
+	void *hdr;
+	int err;
+
+	mdev = mrc_ctl_get_dev(info->attrs, genl_info_net(info),
+			       info->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	spin_lock_bh(&mdev->settings_lock);
+	p = mdev->settings.cc;
+	enabled = mdev->settings.cc_enabled;
+	spin_unlock_bh(&mdev->settings_lock);
+
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	err = -EMSGSIZE;
+	hdr = genlmsg_put(msg, info->snd_portid, info->snd_seq,
+			  &mrc_ctl_family, 0, MRC_CTL_CMD_CC_GET);
+	if (!hdr ||
+	    nla_put_string(msg, MRC_CTL_A_DEV, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_u8(msg, MRC_CTL_A_CC_ENABLED, enabled) ||
+	    nla_put_string(msg, MRC_CTL_A_CC_ALGORITHM, MRC_CTL_CC_ALGORITHM) ||
+	    mrc_ctl_put_cc(msg, &p)) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+	err = genlmsg_reply(msg, info);
+out:
+	mrc_ctl_put_dev(mdev);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Every connection's EVs                                              */
+/* ------------------------------------------------------------------ */
+
+static u8 mrc_ctl_ev_state(u8 state)
+{
+	switch (state) {
+	case MRC_EV_GOOD:
+		return MRC_CTL_EV_GOOD;
+	case MRC_EV_ASSUMED_BAD:
+		return MRC_CTL_EV_ASSUMED_BAD;
+	case MRC_EV_DENIED:
+		return MRC_CTL_EV_DENIED;
+	default:
+		return MRC_CTL_EV_UNKNOWN;
+	}
+}
+
+/* One PATH_GET message: EV @index of @qp. Caller holds qp->lock. */
+static int mrc_ctl_fill_qp_ev(struct sk_buff *msg, struct mrc_dev *mdev,
+			      struct mrc_qp *qp, u32 index,
+			      struct netlink_callback *cb)
+{
+	const struct mrc_qp_paths *paths = &qp->paths;
+	const struct mrc_ev *e = &paths->set.evs[index];
+	__be16 usids[MRC_EV_MAX_USIDS];
+	struct nlattr *nest;
+	void *hdr;
+	u32 k;
+
+	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &mrc_ctl_family, NLM_F_MULTI, MRC_CTL_CMD_PATH_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, MRC_CTL_A_DEV, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_u32(msg, MRC_CTL_A_QPN, qp->ibqp.qp_num) ||
+	    nla_put_u32(msg, MRC_CTL_A_DEST_QPN, qp->dest_qpn) ||
+	    nla_put(msg, MRC_CTL_A_PEER, sizeof(qp->path.dgid.raw),
+		    qp->path.dgid.raw) ||
+	    nla_put_u32(msg, MRC_CTL_A_PROFILE_ID,
+			paths->profile ? paths->profile->id : 0))
+		goto cancel;
+	nest = nla_nest_start(msg, MRC_CTL_A_EV);
+	if (!nest ||
+	    nla_put_u32(msg, MRC_CTL_EV_A_INDEX, index) ||
+	    nla_put_u32(msg, MRC_CTL_EV_A_PLANE, e->plane) ||
+	    nla_put_u8(msg, MRC_CTL_EV_A_STATE, mrc_ctl_ev_state(e->state)) ||
+	    nla_put_u64_64bit(msg, MRC_CTL_EV_A_SENT, e->sent,
+			      MRC_CTL_EV_A_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_CTL_EV_A_ACKED, e->acked,
+			      MRC_CTL_EV_A_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_CTL_EV_A_LOST, e->lost,
+			      MRC_CTL_EV_A_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_CTL_EV_A_PROBES, e->probes,
+			      MRC_CTL_EV_A_PAD) ||
+	    (paths->profile &&
+	     nla_put_u32(msg, MRC_CTL_EV_A_PROFILE_INDEX,
+			 paths->profile_index[index])))
+		goto cancel;
+	if (e->path.n_usids) {
+		for (k = 0; k < e->path.n_usids && k < MRC_EV_MAX_USIDS; k++)
+			usids[k] = cpu_to_be16(e->path.usids[k]);
+		if (nla_put(msg, MRC_CTL_EV_A_USIDS, k * sizeof(usids[0]),
+			    usids))
+			goto cancel;
+	} else if (nla_put_u16(msg, MRC_CTL_EV_A_UDP_SPORT,
+			       e->path.udp_sport)) {
+		goto cancel;
+	}
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(msg, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * The EVs of @qp from *@next on, as many as fit; *@next says where to
+ * resume. -EMSGSIZE when the message filled up.
+ */
+static int mrc_ctl_fill_qp_paths(struct sk_buff *msg, struct mrc_dev *mdev,
+				 struct mrc_qp *qp, const struct in6_addr *peer,
+				 u32 *next, struct netlink_callback *cb)
+{
+	const struct mrc_qp_paths *paths = &qp->paths;
+	int err = 0;
+	u32 i;
+
+	if (mrc_qp_is_ud(qp))
+		return 0;
+	/* A spinlock: the skb is already allocated, nothing here sleeps. */
+	spin_lock_bh(&qp->lock);
+	if (!paths->ready ||
+	    (peer && memcmp(qp->path.dgid.raw, peer, sizeof(*peer))))
+		goto unlock;
+	for (i = *next; i < paths->set.n_evs; i++) {
+		err = mrc_ctl_fill_qp_ev(msg, mdev, qp, i, cb);
+		if (err)
+			break;
+	}
+	*next = i;
+unlock:
+	spin_unlock_bh(&qp->lock);
+	return err;
+}
+
+/*
+ * PATH_GET: one message per EV of every RC QP with paths (RTR and later),
+ * optionally only those to one peer. cb->args[0] is the QPN and
+ * cb->args[1] the EV index the next call resumes at; a QP destroyed or
+ * rebuilt between calls is simply skipped or continued as it is then, so
+ * a dump is a consistent snapshot per EV, not across QPs.
+ */
+static int mrc_ctl_path_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *dump = genl_dumpit_info(cb);
+	const struct nlattr *peer_attr = dump->attrs[MRC_CTL_A_PEER];
+	struct in6_addr peer;
+	unsigned long qpn = cb->args[0];
+	u32 next = cb->args[1];
+	struct mrc_dev *mdev;
+	struct mrc_qp *qp;
+	int err = 0;
+
+	if (peer_attr)
+		nla_memcpy(&peer, peer_attr, sizeof(peer));
+	mdev = mrc_ctl_get_dev(dump->attrs, sock_net(skb->sk), cb->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+
+	/* xa_find() walks under RCU; mrc_qp_get() pins the QP it found. */
+	while (xa_find(&mdev->qps, &qpn, ULONG_MAX, XA_PRESENT)) {
+		qp = mrc_qp_get(mdev, qpn);
+		if (qp) {
+			err = mrc_ctl_fill_qp_paths(skb, mdev, qp,
+						    peer_attr ? &peer : NULL,
+						    &next, cb);
+			mrc_qp_put(qp);
+			if (err)
+				break;
+		}
+		if (qpn == ULONG_MAX)
+			break;
+		qpn++;
+		next = 0;
+	}
+	cb->args[0] = qpn;
+	cb->args[1] = next;
+	mrc_ctl_put_dev(mdev);
+	/* One EV always fits an empty message; never loop on nothing. */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
 static const struct genl_small_ops mrc_ctl_ops[] = {
 	{
 		.cmd = MRC_CTL_CMD_DEV_GET,
@@ -684,6 +1203,24 @@ static const struct genl_small_ops mrc_ctl_ops[] = {
 		.doit = mrc_ctl_ev_set,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
+	{
+		.cmd = MRC_CTL_CMD_DEV_SET,
+		.doit = mrc_ctl_dev_set,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CTL_CMD_CC_GET,
+		.doit = mrc_ctl_cc_get,
+	},
+	{
+		.cmd = MRC_CTL_CMD_CC_SET,
+		.doit = mrc_ctl_cc_set,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CTL_CMD_PATH_GET,
+		.dumpit = mrc_ctl_path_dump,
+	},
 };
 
 static struct genl_family mrc_ctl_family __ro_after_init = {
@@ -709,3 +1246,5 @@ void mrc_ctl_netlink_exit(void)
 
 /* A profile may name every plane a device can have, and no more. */
 static_assert(MRC_EV_PROFILE_MAX_PLANES == MRC_EV_MAX_PLANES);
+/* The uapi's DSCP bound is the settings'. */
+static_assert(MRC_CTL_DSCP_MAX == MRC_DSCP_MAX);

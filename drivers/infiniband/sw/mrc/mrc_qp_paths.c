@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 
 #include "mrc.h"
+#include "mrc_ev_single.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
 #include "mrc_qp_paths.h"
@@ -183,6 +184,16 @@ int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us)
 	mrc_planes_apply(to_mrc_dev(qp->ibqp.device), &paths->set,
 			 &paths->plane_gen, now_us);
 	mrc_qp_paths_apply_denials(qp);
+	/*
+	 * Spraying off (mrcctl dev DEV set spray off): one EV per QP, by a
+	 * hash of both QPNs, as ECMP places a flow. Read on every pick, so
+	 * it takes effect at once on live QPs too.
+	 */
+	if (READ_ONCE(to_mrc_dev(qp->ibqp.device)->settings.single_path))
+		return mrc_ev_pick_single(&paths->set,
+					  mrc_ev_single_key(qp->ibqp.qp_num,
+							    qp->dest_qpn),
+					  avoid);
 	return mrc_ev_pick(&paths->set, avoid);
 }
 
