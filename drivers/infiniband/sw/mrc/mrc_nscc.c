@@ -42,7 +42,8 @@ void mrc_nscc_params_default(struct mrc_nscc_params *p)
 	 * below that would read scheduling noise as queues.
 	 */
 	p->target_delay = 10000000;		/* 10 ms */
-	p->qa_threshold = 4 * p->target_delay;
+	/* Swings of 40 ms happen at no load: quick adapt on a trim only. */
+	p->qa_threshold = 10 * p->target_delay;
 	/*
 	 * 256 packets of 1024 bytes: the fixed window's bytes, so CC on
 	 * never puts more in flight than CC off; more in one burst would

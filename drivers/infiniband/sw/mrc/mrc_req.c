@@ -608,6 +608,16 @@ static bool mrc_req_window_open(struct mrc_qp *qp)
 	return mrc_tx_outstanding(&req->tracker) < MRC_REQ_FIXED_CWND;
 }
 
+/*
+ * A packet that fills the window asks for an ACK: with a window of fewer
+ * than MRC_ACK_INTERVAL packets (NSCC after a cut) nothing else would, and
+ * the window would open only at the next timeout.
+ */
+static u8 mrc_req_window_flags(struct mrc_qp *qp)
+{
+	return mrc_req_window_open(qp) ? 0 : MRC_F_ACK_REQ;
+}
+
 /* Returns true when it stopped for the burst limit with more to send. */
 static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 			     u64 now)
@@ -638,7 +648,8 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 				  req->send_index);
 		req->psn_map[psn & (MRC_REQ_WINDOW - 1)] =
 			(struct mrc_req_psn){ req->send_index, e->pkts_sent };
-		skb = mrc_req_build(qp, e, e->pkts_sent, psn, 0, ev);
+		skb = mrc_req_build(qp, e, e->pkts_sent, psn,
+				    mrc_req_window_flags(qp), ev);
 		e->pkts_sent++;
 		if (e->pkts_sent == e->npkts)
 			e->requested_at = now;
@@ -711,7 +722,7 @@ static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
 		e->npkts++;
 		e->pkts_sent++;
 		e->requested_at = now;
-		skb = mrc_req_build(qp, e, 0, psn, 0, ev);
+		skb = mrc_req_build(qp, e, 0, psn, mrc_req_window_flags(qp), ev);
 		mrc_req_queue(qp, out, skb);
 	}
 }
