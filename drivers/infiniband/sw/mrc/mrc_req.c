@@ -174,12 +174,19 @@ void mrc_req_kick(struct mrc_qp *qp)
 		queue_work(mrc_wq, &qp->req.work);
 }
 
+/* Sets the timer @delay_us from @now, remembering when it is due. */
+static void mrc_req_set_timer(struct mrc_qp *qp, u64 now, u64 delay_us)
+{
+	qp->req.timer_due_us = now + delay_us;
+	mod_timer(&qp->req.timer, jiffies + usecs_to_jiffies(delay_us) + 1);
+}
+
 static void mrc_req_arm_timer(struct mrc_qp *qp)
 {
 	u64 rto = mrc_req_rto_us(qp);
 
 	if (rto && !qp->req.stopping && !timer_pending(&qp->req.timer))
-		mod_timer(&qp->req.timer, jiffies + usecs_to_jiffies(rto) + 1);
+		mrc_req_set_timer(qp, mrc_now(), rto);
 }
 
 /* ---- turning a send queue slot into an entry ---- */
@@ -722,7 +729,12 @@ static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
 		e->npkts++;
 		e->pkts_sent++;
 		e->requested_at = now;
-		skb = mrc_req_build(qp, e, 0, psn, mrc_req_window_flags(qp), ev);
+		/*
+		 * Alone in its message's PSNs, the request asks for its ACK:
+		 * mrc_req_build() asks on the message's last packet only,
+		 * and e->npkts has grown past this one.
+		 */
+		skb = mrc_req_build(qp, e, 0, psn, MRC_F_ACK_REQ, ev);
 		mrc_req_queue(qp, out, skb);
 	}
 }
@@ -1000,7 +1012,7 @@ static void mrc_req_rearm_timer(struct mrc_qp *qp, u64 now)
 		if (from <= now)
 			delay = now - from < rto ? rto - (now - from) : 0;
 	}
-	mod_timer(&qp->req.timer, jiffies + usecs_to_jiffies(delay) + 1);
+	mrc_req_set_timer(qp, now, delay);
 }
 
 static void mrc_req_timer(struct timer_list *t)
@@ -1022,6 +1034,18 @@ static void mrc_req_timer(struct timer_list *t)
 	if (req->rnr_until_us && now >= req->rnr_until_us) {
 		req->rnr_until_us = 0;
 		kick = true;
+	}
+	/*
+	 * A timer that fires far later than it was due says this host did
+	 * not run us (an overloaded emulator, a softirq storm): the ACKs may
+	 * be waiting in our own receive queues. Look again a jiffy later,
+	 * once they are processed, rather than blame the network.
+	 */
+	if (now > req->timer_due_us +
+		  max_t(u64, rto / 4, 3 * jiffies_to_usecs(1))) {
+		mrc_stats_inc(mdev, MRC_CNT_TIMER_LATE);
+		mrc_req_set_timer(qp, now, 0);
+		goto out;
 	}
 	/*
 	 * As RFC 6298 (5.3) restarts its timer on every ACK of new data,
@@ -1318,9 +1342,8 @@ static void mrc_req_nak(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		}
 		req->rnr_until_us = now +
 				    mrc_rnr_timer_us[pkt->ack.rnr_timer & 31];
-		mod_timer(&req->timer, jiffies +
-			  usecs_to_jiffies(mrc_rnr_timer_us[pkt->ack.rnr_timer
-							    & 31]) + 1);
+		mrc_req_set_timer(qp, now,
+				  mrc_rnr_timer_us[pkt->ack.rnr_timer & 31]);
 		break;
 	default:
 		e->status = mrc_nak_status(pkt->ack.syndrome);

@@ -105,6 +105,7 @@ struct mrc_req_state {
 	struct mrc_rto rto;		/* adaptive RTO, from the RTT samples */
 	u8 rto_timeout;			/* qp->timeout the bounds are from */
 	u64 progress_us;		/* an ACK last delivered something */
+	u64 timer_due_us;		/* when @timer was set to fire */
 	/*
 	 * Congestion control: the device's CC settings as of RTR, and the
 	 * NSCC window from RTS when @cc_enabled (else the fixed window).

@@ -50,6 +50,7 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_CC_DECREASES].name		= "cc_decreases",
 	[MRC_CNT_CC_QUICK_ADAPTS].name		= "cc_quick_adapts",
 	[MRC_CNT_CC_EV_SWITCHES].name		= "cc_ev_switches",
+	[MRC_CNT_TIMER_LATE].name		= "rto_timer_late",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

@@ -60,6 +60,7 @@ enum mrc_counter {
 	MRC_CNT_CC_DECREASES,		/* NSCC cut the window */
 	MRC_CNT_CC_QUICK_ADAPTS,	/* of which quick adapt */
 	MRC_CNT_CC_EV_SWITCHES,		/* ECN or trim moved new packets */
+	MRC_CNT_TIMER_LATE,		/* RTO timer ran late: looked again */
 	MRC_CNT_NUM
 };
 
