@@ -12,11 +12,12 @@
 #define US		1000ull		/* ns */
 #define MS		(1000 * US)
 
+/* The cases are written against UET's reference point. */
 static struct mrc_nscc_params defaults(void)
 {
 	struct mrc_nscc_params p;
 
-	mrc_nscc_params_default(&p);
+	mrc_nscc_params_uet_reference(&p);
 	return p;
 }
 
@@ -46,7 +47,7 @@ static u32 ack_bytes(struct mrc_nscc *s, u64 *now, u64 step, u64 delay,
 	return actions;
 }
 
-static void params_default_is_valid(void)
+static void params_uet_reference_is_valid(void)
 {
 	struct mrc_nscc_params p = defaults();
 	struct mrc_nscc s;
@@ -55,6 +56,25 @@ static void params_default_is_valid(void)
 	CHECK_EQ(mrc_nscc_init(&s, &p), 0);
 	CHECK_EQ(mrc_nscc_cwnd(&s), p.max_cwnd);
 	CHECK(p.target_delay < p.qa_threshold);
+}
+
+/*
+ * The lab default: valid, learns its base RTT, and a ceiling at least the
+ * fixed window's bytes at the lab MTU (256 x 1024), so turning CC on never
+ * caps a flow below what it had without.
+ */
+static void params_lab_default_is_valid(void)
+{
+	struct mrc_nscc_params p;
+	struct mrc_nscc s;
+
+	mrc_nscc_params_default(&p);
+	CHECK_EQ(mrc_nscc_params_check(&p), 0);
+	CHECK_EQ(mrc_nscc_init(&s, &p), 0);
+	CHECK_EQ(p.base_rtt, 0);
+	CHECK(p.max_cwnd >= 256u * 1024u);
+	CHECK(p.target_delay < p.qa_threshold);
+	CHECK_EQ(mrc_nscc_cwnd(&s), p.max_cwnd);
 }
 
 static void params_out_of_range_rejected(void)
@@ -561,7 +581,8 @@ static void simulated_incast_quick_adapt(void)
 }
 
 static const struct ktap_case cases[] = {
-	KTAP_CASE(params_default_is_valid),
+	KTAP_CASE(params_uet_reference_is_valid),
+	KTAP_CASE(params_lab_default_is_valid),
 	KTAP_CASE(params_out_of_range_rejected),
 	KTAP_CASE(cell_no_ecn_below_target_proportional),
 	KTAP_CASE(cell_no_ecn_above_target_fair),

@@ -29,6 +29,14 @@
  *	LOST PATH": the EV's index and plane, its state (GOOD, ASSUMED_BAD,
  *	DENIED, UNKNOWN), packets sprayed on it, ACKs and losses it had, and
  *	its path: "udp:PORT" or "usids:U1,U2,..." (hex).
+ *
+ * /sys/kernel/debug/mrc/req
+ *	One line per RC QP that reached RTS: "IBDEV QPN CC CWND INFLIGHT
+ *	SRTT RTTVAR RTO BACKOFF": CC is "nscc" or "fixed", CWND the window
+ *	in bytes (NSCC's, or the fixed window in payload MTUs), INFLIGHT
+ *	the bytes congestion control counts in flight, SRTT, RTTVAR and
+ *	RTO the adaptive RTO's state in microseconds, BACKOFF the timeouts
+ *	in a row.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -44,6 +52,7 @@
 #include "mrc.h"
 #include "mrc_net.h"
 #include "mrc_qp_paths.h"
+#include "mrc_req.h"
 #include "mrc_stats.h"
 
 #define MRC_DEBUGFS_XMIT_MAX	1024
@@ -245,6 +254,13 @@ static int mrc_debugfs_paths_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(mrc_debugfs_paths);
 
+static int mrc_debugfs_req_show(struct seq_file *m, void *unused)
+{
+	mrc_devices_show(m, mrc_req_show);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mrc_debugfs_req);
+
 static const struct file_operations mrc_debugfs_xmit_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
@@ -263,6 +279,8 @@ void mrc_debugfs_init(void)
 			    &mrc_debugfs_planes_fops);
 	debugfs_create_file("paths", 0400, mrc_debugfs_dir, NULL,
 			    &mrc_debugfs_paths_fops);
+	debugfs_create_file("req", 0400, mrc_debugfs_dir, NULL,
+			    &mrc_debugfs_req_fops);
 }
 
 void mrc_debugfs_exit(void)

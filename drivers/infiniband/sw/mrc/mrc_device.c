@@ -11,6 +11,7 @@
 
 #include "mrc.h"
 #include "mrc_net.h"
+#include "mrc_req.h"
 #include "mrc_stats.h"
 
 static void mrc_init_device_attr(struct mrc_dev *mdev)
@@ -136,6 +137,7 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 	mrc_profile_table_init(mdev);
 	spin_lock_init(&mdev->settings_lock);
 	mrc_dev_settings_default(&mdev->settings);
+	mdev->settings.cc_enabled = mrc_req_cc_default;
 	err = mrc_mr_table_init(mdev);
 	if (err)
 		return err;

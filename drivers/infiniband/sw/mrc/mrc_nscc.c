@@ -33,6 +33,36 @@
 void mrc_nscc_params_default(struct mrc_nscc_params *p)
 {
 	memset(p, 0, sizeof(*p));
+	/* The lab fabric: veth at 1500 bytes, so 1024-byte IB MTU payloads. */
+	p->mtu = 1024;
+	/* Unloaded RTTs differ a thousandfold between emulation and NICs. */
+	p->base_rtt = 0;
+	/*
+	 * Emulated round trips are tens of ms with as much jitter: a target
+	 * below that would read scheduling noise as queues.
+	 */
+	p->target_delay = 10000000;		/* 10 ms */
+	/* Swings of 40 ms happen at no load: quick adapt on a trim only. */
+	p->qa_threshold = 10 * p->target_delay;
+	/*
+	 * 256 packets of 1024 bytes: the fixed window's bytes, so CC on
+	 * never puts more in flight than CC off; more in one burst would
+	 * overflow a receiving netdev's backlog under emulation.
+	 */
+	p->max_cwnd = 256 * 1024;
+	p->fi = 5 * p->mtu;
+	p->pi = 3 * p->mtu;
+	p->eta = 3 * p->mtu / 20;
+	p->fi_scale = 250;
+	p->gamma = 800;
+	p->max_md_jump = 500;
+	p->qa_gate = 3;
+	p->disable_qa = false;
+}
+
+void mrc_nscc_params_uet_reference(struct mrc_nscc_params *p)
+{
+	memset(p, 0, sizeof(*p));
 	p->mtu = 4096;
 	p->base_rtt = 12000;			/* 12 us */
 	/* With trimming, the target is 3/4 of the base RTT. */

@@ -129,8 +129,15 @@ struct mrc_nscc {
 	u64 n_switch;
 };
 
-/* Default profile: UET reference point (100 Gb/s, 12 us RTT), 4 KiB MTU. */
+/*
+ * Default profile, for the lab fabric (Documentation/congestion.rst says
+ * why each value): 1024-byte MTU, base RTT learnt, 10 ms target delay,
+ * a 256 KiB ceiling.
+ */
 void mrc_nscc_params_default(struct mrc_nscc_params *p);
+
+/* UET's reference point: 100 Gb/s, 12 us RTT, 4 KiB MTU, trimming on. */
+void mrc_nscc_params_uet_reference(struct mrc_nscc_params *p);
 
 /* 0 when usable, else -EINVAL (out-of-range field). */
 int mrc_nscc_params_check(const struct mrc_nscc_params *p);

@@ -516,6 +516,7 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 					 &rdma_ah_read_grh(&attr->ah_attr)->dgid);
 		if (err)
 			return err;
+		mrc_req_prepare(qp);
 	}
 
 	spin_lock_irqsave(&qp->lock, flags);

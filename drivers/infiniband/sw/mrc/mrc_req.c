@@ -4,14 +4,24 @@
  * are (re)transmitted until acknowledged, and work requests complete in
  * posting order (Documentation/datapath.rst).
  *
- * Context: the send work runs on mrc_wq; ACKs and responses arrive in
- * softirq (mrc_req_rcv()); the retransmission timer is a timer_list. All
- * of them take qp->lock with BHs disabled and send after releasing it.
+ * Context: the send work runs on mrc_wq, and a user QP's doorbell runs the
+ * same code in the posting task (mrc_req_run()); ACKs and responses arrive
+ * in softirq (mrc_req_rcv()); the retransmission timer is a timer_list.
+ * All of them take qp->lock with BHs disabled. Only the ones that build
+ * data packets (mrc_req_run()) transmit, after releasing the lock, and only
+ * one of them at a time per QP (req->sending, mrc_req.h); the ACK path and
+ * the timer never transmit, they kick the send work.
+ *
+ * Lock order: qp->lock, then nothing of ours but what it already nests
+ * (mrc_qp.h); mdev->settings_lock is taken only without qp->lock
+ * (mrc_req_prepare()).
  */
 #include <linux/bitmap.h>
 #include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/seq_file.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
@@ -25,6 +35,10 @@
 #include "mrc_xmit.h"
 
 struct workqueue_struct *mrc_wq;
+
+bool mrc_req_cc_default;
+module_param_named(cc, mrc_req_cc_default, bool, 0644);
+MODULE_PARM_DESC(cc, "new devices start with NSCC congestion control on (default off; the controller may change it per device)");
 
 static void mrc_req_work(struct work_struct *work);
 static void mrc_req_timer(struct timer_list *t);
@@ -52,12 +66,44 @@ static const u32 mrc_rnr_timer_us[32] = {
 	61440, 81920, 122880, 163840, 245760, 327680, 491520,
 };
 
-/* 4.096 us * 2^timeout; 0 means wait forever. */
+/* The IB transport timer of the timeout attribute: 4.096 us * 2^timeout. */
+static u64 mrc_req_timeout_attr_us(u8 timeout)
+{
+	return max_t(u64, div_u64(4096ULL << min_t(u8, timeout, 31), 1000), 1);
+}
+
+/*
+ * (Re)bounds the adaptive RTO from the timeout attribute T, keeping what
+ * was learnt: the RTO stays within [T, 4 T], the range IB allows the
+ * transport timer, backoff included. T is what the application says the
+ * fabric may take, so the RTO starts there and never goes below it; the
+ * estimate lengthens it where round trips are longer and vary more (the
+ * emulated lab), and a dead peer is given up on after at most
+ * (retry_cnt + 1) x 4 T.
+ */
+static void mrc_req_rto_bounds(struct mrc_qp *qp)
+{
+	struct mrc_req_state *req = &qp->req;
+	u64 attr = mrc_req_timeout_attr_us(qp->timeout);
+	struct mrc_rto_params p = {
+		.min_us = attr,
+		.max_us = MRC_REQ_RTO_MAX_FACTOR * attr,
+		.granularity_us = jiffies_to_usecs(1),
+		.initial_us = attr,
+	};
+
+	mrc_rto_set_params(&req->rto, &p);
+	req->rto_timeout = qp->timeout;
+}
+
+/* The RTO now, backoff included; 0 (timeout attribute 0) waits forever. */
 static u64 mrc_req_rto_us(struct mrc_qp *qp)
 {
 	if (!qp->timeout)
 		return 0;
-	return max_t(u64, div_u64(4096ULL << qp->timeout, 1000), 1);
+	if (qp->timeout != qp->req.rto_timeout)
+		mrc_req_rto_bounds(qp);
+	return mrc_rto_us(&qp->req.rto);
 }
 
 static struct mrc_send_entry *mrc_entry(struct mrc_qp *qp, u32 index)
@@ -128,12 +174,19 @@ void mrc_req_kick(struct mrc_qp *qp)
 		queue_work(mrc_wq, &qp->req.work);
 }
 
+/* Sets the timer @delay_us from @now, remembering when it is due. */
+static void mrc_req_set_timer(struct mrc_qp *qp, u64 now, u64 delay_us)
+{
+	qp->req.timer_due_us = now + delay_us;
+	mod_timer(&qp->req.timer, jiffies + usecs_to_jiffies(delay_us) + 1);
+}
+
 static void mrc_req_arm_timer(struct mrc_qp *qp)
 {
 	u64 rto = mrc_req_rto_us(qp);
 
 	if (rto && !qp->req.stopping && !timer_pending(&qp->req.timer))
-		mod_timer(&qp->req.timer, jiffies + usecs_to_jiffies(rto) + 1);
+		mrc_req_set_timer(qp, mrc_now(), rto);
 }
 
 /* ---- turning a send queue slot into an entry ---- */
@@ -324,6 +377,32 @@ static u32 mrc_req_ev(int ev)
 	return ev < 0 ? MRC_QP_EV_NONE : (u32)ev;
 }
 
+/*
+ * The EV for a first transmission: the spray choice, skipping the EV
+ * congestion control asked to leave (an ECN echo or a trim on it) for one
+ * round of the set, so each of the others is tried before it comes back.
+ */
+static int mrc_req_pick(struct mrc_qp *qp, u64 now)
+{
+	struct mrc_req_state *req = &qp->req;
+	int avoid = -1;
+
+	if (req->cc_avoid_left) {
+		req->cc_avoid_left--;
+		avoid = req->cc_avoid_ev;
+	}
+	return mrc_qp_paths_pick(qp, avoid, now);
+}
+
+/* Congestion control asks to move off EV @ev. */
+static void mrc_req_cc_switch_ev(struct mrc_qp *qp, u32 ev)
+{
+	if (!qp->paths.ready || ev >= qp->paths.set.n_evs)
+		return;
+	qp->req.cc_avoid_ev = ev;
+	qp->req.cc_avoid_left = qp->paths.set.n_evs;
+}
+
 static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
 				     struct mrc_send_entry *e, u32 k, u32 psn,
 				     u8 flags, int ev)
@@ -463,6 +542,24 @@ static void mrc_req_queue(struct mrc_qp *qp, struct sk_buff_head *out,
 		__skb_queue_tail(out, skb);
 }
 
+/*
+ * Why a PSN is sent again, counted apart: a trim (congestion, answered at
+ * once), a loss the SACKs showed, a timeout, or the end of an RNR wait.
+ */
+static enum mrc_counter mrc_req_retransmit_counter(u8 cause)
+{
+	switch (cause) {
+	case MRC_TX_CAUSE_TRIMMED:
+		return MRC_CNT_RETRANSMITS_TRIM;
+	case MRC_TX_CAUSE_TIMEOUT:
+		return MRC_CNT_RETRANSMITS_TIMEOUT;
+	case MRC_TX_CAUSE_REORDER:
+		return MRC_CNT_RETRANSMITS_LOSS;
+	default:
+		return MRC_CNT_RETRANSMITS_RNR;
+	}
+}
+
 static void mrc_req_retransmit(struct mrc_qp *qp, struct sk_buff_head *out,
 			       u64 now)
 {
@@ -474,10 +571,11 @@ static void mrc_req_retransmit(struct mrc_qp *qp, struct sk_buff_head *out,
 	u32 psn;
 
 	while (mrc_tx_next_to_retransmit(&req->tracker, &psn)) {
+		const struct mrc_tx_slot *slot = mrc_tx_slot(&req->tracker, psn);
 		/* Elsewhere than the path that lost it, when there is one. */
-		int ev = mrc_qp_paths_pick(qp, mrc_tx_slot(&req->tracker,
-							   psn)->ev, now);
+		int ev = mrc_qp_paths_pick(qp, slot->ev, now);
 
+		mrc_stats_inc(mdev, mrc_req_retransmit_counter(slot->cause));
 		map = &req->psn_map[psn & (MRC_REQ_WINDOW - 1)];
 		e = mrc_entry(qp, map->index);
 		skb = mrc_req_build(qp, e, map->pkt, psn,
@@ -488,10 +586,43 @@ static void mrc_req_retransmit(struct mrc_qp *qp, struct sk_buff_head *out,
 	}
 }
 
+/*
+ * Bytes congestion control counts in flight: transmissions neither
+ * delivered nor declared lost, each taken as a full packet (the window is
+ * in MTUs of payload; a short last packet counts whole, which errs on the
+ * side of sending less).
+ */
+static u32 mrc_req_inflight_bytes(struct mrc_qp *qp)
+{
+	return mrc_tx_in_flight(&qp->req.tracker) * qp->req.mtu;
+}
+
+/*
+ * Whether a new PSN may go out: the tracker has a slot (at most the
+ * responder's window), and the congestion window allows it: NSCC's cwnd
+ * in bytes when congestion control is on, else MRC_REQ_FIXED_CWND PSNs
+ * outstanding.
+ */
 static bool mrc_req_window_open(struct mrc_qp *qp)
 {
-	return mrc_tx_can_send(&qp->req.tracker) &&
-	       mrc_tx_outstanding(&qp->req.tracker) < MRC_REQ_FIXED_CWND;
+	struct mrc_req_state *req = &qp->req;
+
+	if (!mrc_tx_can_send(&req->tracker))
+		return false;
+	if (req->cc_enabled)
+		return mrc_nscc_can_send(&req->cc, mrc_req_inflight_bytes(qp),
+					 req->mtu);
+	return mrc_tx_outstanding(&req->tracker) < MRC_REQ_FIXED_CWND;
+}
+
+/*
+ * A packet that fills the window asks for an ACK: with a window of fewer
+ * than MRC_ACK_INTERVAL packets (NSCC after a cut) nothing else would, and
+ * the window would open only at the next timeout.
+ */
+static u8 mrc_req_window_flags(struct mrc_qp *qp)
+{
+	return mrc_req_window_open(qp) ? 0 : MRC_F_ACK_REQ;
 }
 
 /* Returns true when it stopped for the burst limit with more to send. */
@@ -519,12 +650,13 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 		if (!mrc_req_window_open(qp) || !mrc_req_may_start(qp, e))
 			break;
 
-		ev = mrc_qp_paths_pick(qp, -1, now);
+		ev = mrc_req_pick(qp, now);
 		psn = mrc_tx_send(&req->tracker, mrc_req_ev(ev), now,
 				  req->send_index);
 		req->psn_map[psn & (MRC_REQ_WINDOW - 1)] =
 			(struct mrc_req_psn){ req->send_index, e->pkts_sent };
-		skb = mrc_req_build(qp, e, e->pkts_sent, psn, 0, ev);
+		skb = mrc_req_build(qp, e, e->pkts_sent, psn,
+				    mrc_req_window_flags(qp), ev);
 		e->pkts_sent++;
 		if (e->pkts_sent == e->npkts)
 			e->requested_at = now;
@@ -590,14 +722,19 @@ static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
 		if (e->read_again)
 			e->rerequests++;
 		e->read_again = false;
-		ev = mrc_qp_paths_pick(qp, -1, now);
+		ev = mrc_req_pick(qp, now);
 		psn = mrc_tx_send(&req->tracker, mrc_req_ev(ev), now, i);
 		req->psn_map[psn & (MRC_REQ_WINDOW - 1)] =
 			(struct mrc_req_psn){ i, 0 };
 		e->npkts++;
 		e->pkts_sent++;
 		e->requested_at = now;
-		skb = mrc_req_build(qp, e, 0, psn, 0, ev);
+		/*
+		 * Alone in its message's PSNs, the request asks for its ACK:
+		 * mrc_req_build() asks on the message's last packet only,
+		 * and e->npkts has grown past this one.
+		 */
+		skb = mrc_req_build(qp, e, 0, psn, MRC_F_ACK_REQ, ev);
 		mrc_req_queue(qp, out, skb);
 	}
 }
@@ -610,30 +747,78 @@ static void mrc_req_transmit(struct mrc_qp *qp, struct sk_buff_head *out)
 		mrc_qp_send_packet(qp, skb);
 }
 
-/* One run of the requester; true when it left packets to send. */
-static bool mrc_req_run(struct mrc_qp *qp)
+/*
+ * Builds what may go out now onto @out; caller holds qp->lock. True when
+ * it stopped for the burst limit with more to send.
+ */
+static bool mrc_req_fill(struct mrc_qp *qp, struct sk_buff_head *out)
 {
-	struct sk_buff_head out;
 	u64 now = mrc_now();
 	bool more = false;
 
-	__skb_queue_head_init(&out);
-	spin_lock_bh(&qp->lock);
 	/* During an RNR wait nothing is sent, retransmissions included. */
 	if (!qp->req.stopping && qp->req.started &&
 	    now >= qp->req.rnr_until_us &&
 	    (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD)) {
-		mrc_req_retransmit(qp, &out, now);
-		mrc_qp_paths_probe(qp, &out, now,
+		mrc_req_retransmit(qp, out, now);
+		mrc_qp_paths_probe(qp, out, now,
 				   max_t(u64, mrc_req_rto_us(qp), 1000));
-		mrc_req_send_rd_again(qp, &out, now);
-		more = mrc_req_send_new(qp, &out, now);
+		mrc_req_send_rd_again(qp, out, now);
+		more = mrc_req_send_new(qp, out, now);
 		mrc_req_complete(qp);
-		if (!skb_queue_empty(&out))
+		if (!skb_queue_empty(out))
 			mrc_req_arm_timer(qp);
 	}
+	return more;
+}
+
+/* Looks an owner of the sending takes for work others left it. */
+#define MRC_REQ_SEND_PASSES	8
+
+/*
+ * One run of the requester; true when it left packets to send (the caller
+ * kicks the send work for them).
+ *
+ * Only one context transmits for a QP at a time (req->sending, set and
+ * cleared under qp->lock; mrc_req.h). Packets are built in PSN order under
+ * the lock but handed to the IP layer after it is dropped: two contexts
+ * doing that at once (the doorbell in a user task and the send work on
+ * another CPU) would interleave their batches and reorder the QP's
+ * packets, which the responder sees as holes and the requester, after
+ * enough of them, as losses. The loser sets req->send_again and returns;
+ * the owner looks again before giving up ownership, so no work is lost,
+ * and after a burst's worth (or MRC_REQ_SEND_PASSES looks) it hands over
+ * to the send work, so a posting task is not kept sending for others.
+ */
+static bool mrc_req_run(struct mrc_qp *qp)
+{
+	struct mrc_req_state *req = &qp->req;
+	struct sk_buff_head out;
+	u32 sent = 0, passes = 0;
+	bool more = false;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&qp->lock);
+	if (req->sending) {
+		req->send_again = true;
+		spin_unlock_bh(&qp->lock);
+		return false;
+	}
+	req->sending = true;
+	do {
+		req->send_again = false;
+		more = mrc_req_fill(qp, &out);
+		sent += skb_queue_len(&out);
+		spin_unlock_bh(&qp->lock);
+		mrc_req_transmit(qp, &out);
+		spin_lock_bh(&qp->lock);
+	} while (req->send_again && !more && sent < MRC_REQ_BURST &&
+		 ++passes < MRC_REQ_SEND_PASSES);
+	/* Work that came in during the last batch goes to the send work. */
+	more = more || req->send_again;
+	req->send_again = false;
+	req->sending = false;
 	spin_unlock_bh(&qp->lock);
-	mrc_req_transmit(qp, &out);
 	return more;
 }
 
@@ -680,6 +865,31 @@ static bool mrc_req_has_work(struct mrc_qp *qp)
 /* ---- path (EV) feedback ---- */
 
 /*
+ * Charges a loss (@timeout: a timeout) to EV @ev and counts ev_retired
+ * when that took it out of use: it was GOOD or UNKNOWN and is now
+ * ASSUMED_BAD. A loss on an EV already retired (packets that were in
+ * flight on it when it went bad), or one the ev_min_active floor forgave,
+ * changes nothing and is not counted.
+ */
+static void mrc_req_ev_charge(struct mrc_qp *qp, u32 ev, u64 now,
+			      bool timeout)
+{
+	struct mrc_ev_set *set = &qp->paths.set;
+	u8 before;
+
+	if (ev >= set->n_evs)
+		return;
+	before = set->evs[ev].state;
+	if (timeout)
+		mrc_ev_on_timeout(set, ev, (u32)now);
+	else
+		mrc_ev_on_loss(set, ev, (u32)now);
+	if ((before == MRC_EV_GOOD || before == MRC_EV_UNKNOWN) &&
+	    set->evs[ev].state == MRC_EV_ASSUMED_BAD)
+		mrc_stats_inc(to_mrc_dev(qp->ibqp.device), MRC_CNT_EV_RETIRED);
+}
+
+/*
  * A valid ACK: the EV it echoes delivered; every PSN it declared lost
  * retires the EV that PSN went out on (mrc_ev.h keeps the floor).
  */
@@ -694,16 +904,12 @@ static void mrc_req_ev_feedback(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (pkt->ack.ev_echo < set->n_evs)
 		mrc_ev_on_ack(set, pkt->ack.ev_echo, 1);
 	for (i = 0; i < res->lost_reported; i++)
-		if (res->lost[i].ev < set->n_evs &&
-		    mrc_ev_on_loss(set, res->lost[i].ev, (u32)now))
-			mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
-				      MRC_CNT_EV_RETIRED);
+		mrc_req_ev_charge(qp, res->lost[i].ev, now, false);
 }
 
 /* The timer is about to expire transmissions: blame the oldest's EV. */
 static void mrc_req_timeout_ev(struct mrc_qp *qp, u64 now, u64 rto)
 {
-	struct mrc_ev_set *set = &qp->paths.set;
 	u64 sent_at;
 	u32 psn, ev;
 
@@ -712,8 +918,47 @@ static void mrc_req_timeout_ev(struct mrc_qp *qp, u64 now, u64 rto)
 	    now - sent_at < rto)
 		return;
 	ev = mrc_tx_slot(&qp->req.tracker, psn)->ev;
-	if (ev < set->n_evs && mrc_ev_on_timeout(set, ev, (u32)now))
-		mrc_stats_inc(to_mrc_dev(qp->ibqp.device), MRC_CNT_EV_RETIRED);
+	mrc_req_ev_charge(qp, ev, now, true);
+}
+
+/* ---- congestion control ---- */
+
+static void mrc_req_cc_count(struct mrc_qp *qp, u32 actions)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+
+	if (actions & MRC_NSCC_DECREASED)
+		mrc_stats_inc(mdev, MRC_CNT_CC_DECREASES);
+	if (actions & MRC_NSCC_QUICK_ADAPT)
+		mrc_stats_inc(mdev, MRC_CNT_CC_QUICK_ADAPTS);
+	if (actions & MRC_NSCC_SWITCH_EV)
+		mrc_stats_inc(mdev, MRC_CNT_CC_EV_SWITCHES);
+}
+
+/*
+ * Every valid ACK feeds NSCC: the @delivered PSNs it newly acknowledged
+ * (cumulatively or selectively), in MTUs, the RTT sample of the tracker
+ * (none for a retransmitted PSN: Karn) and the ECN echo. An ECN echo
+ * moves new packets off the EV that carried the marked packet.
+ */
+static void mrc_req_cc_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			   const struct mrc_tx_ack_result *res, u32 delivered,
+			   u64 now)
+{
+	struct mrc_req_state *req = &qp->req;
+	bool ecn = pkt->ack.flags & MRC_ACK_F_ECN_CE;
+	u64 bytes = (u64)delivered * req->mtu;
+	u32 actions;
+
+	if (!req->cc_enabled)
+		return;
+	actions = mrc_nscc_on_ack(&req->cc, now * NSEC_PER_USEC,
+				  res->rtt_valid ?
+				  max_t(u64, res->rtt * NSEC_PER_USEC, 1) : 0,
+				  (u32)min_t(u64, bytes, U32_MAX), ecn);
+	mrc_req_cc_count(qp, actions);
+	if (actions & MRC_NSCC_SWITCH_EV)
+		mrc_req_cc_switch_ev(qp, pkt->ack.ev_echo);
 }
 
 /* ---- timeouts ---- */
@@ -748,16 +993,39 @@ static bool mrc_req_outstanding(struct mrc_qp *qp)
 	       mrc_tx_outstanding(&qp->req.tracker);
 }
 
+/*
+ * The timer again after it fired: for when the oldest transmission in
+ * flight reaches its RTO (the backed-off one if this was a timeout) and an
+ * RTO has passed since the last progress, or a whole RTO from now when
+ * only READ/atomic responses or an RNR wait are pending. Caller holds
+ * qp->lock.
+ */
+static void mrc_req_rearm_timer(struct mrc_qp *qp, u64 now)
+{
+	u64 rto = mrc_req_rto_us(qp), sent_at, from, delay = rto;
+	u32 psn;
+
+	if (!rto)
+		return;
+	if (mrc_tx_oldest_unacked(&qp->req.tracker, &psn, &sent_at)) {
+		from = max(sent_at, qp->req.progress_us);
+		if (from <= now)
+			delay = now - from < rto ? rto - (now - from) : 0;
+	}
+	mrc_req_set_timer(qp, now, delay);
+}
+
 static void mrc_req_timer(struct timer_list *t)
 {
 	struct mrc_qp *qp = from_timer(qp, t, req.timer);
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_req_state *req = &qp->req;
-	u64 now = mrc_now(), rto = mrc_req_rto_us(qp);
+	u64 now = mrc_now(), rto;
 	bool kick = false;
-	u32 expired;
+	u32 expired = 0;
 
 	spin_lock_bh(&qp->lock);
+	rto = mrc_req_rto_us(qp);
 	if (req->stopping || !req->started || !rto ||
 	    (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD))
 		goto out;
@@ -767,11 +1035,38 @@ static void mrc_req_timer(struct timer_list *t)
 		req->rnr_until_us = 0;
 		kick = true;
 	}
-	mrc_req_timeout_ev(qp, now, rto);
-	expired = mrc_tx_on_timeout(&req->tracker, now, rto) +
-		  mrc_req_rerequest(qp, now, rto);
+	/*
+	 * A timer that fires far later than it was due says this host did
+	 * not run us (an overloaded emulator, a softirq storm): the ACKs may
+	 * be waiting in our own receive queues. Look again a jiffy later,
+	 * once they are processed, rather than blame the network.
+	 */
+	if (now > req->timer_due_us +
+		  max_t(u64, rto / 4, 3 * jiffies_to_usecs(1))) {
+		mrc_stats_inc(mdev, MRC_CNT_TIMER_LATE);
+		mrc_req_set_timer(qp, now, 0);
+		goto out;
+	}
+	/*
+	 * As RFC 6298 (5.3) restarts its timer on every ACK of new data,
+	 * nothing times out while deliveries go on: a PSN older than the RTO
+	 * then waits behind the others (the emulated lab's queues), and a
+	 * real loss among them shows in the SACKs.
+	 */
+	if (now - min(req->progress_us, now) >= rto) {
+		mrc_req_timeout_ev(qp, now, rto);
+		expired = mrc_tx_on_timeout(&req->tracker, now, rto);
+	}
+	/* Lost requests, not READ responses, are the window's business. */
+	if (expired && req->cc_enabled &&
+	    mrc_nscc_on_timeout(&req->cc, now * NSEC_PER_USEC) &
+	    MRC_NSCC_DECREASED)
+		mrc_stats_inc(mdev, MRC_CNT_CC_DECREASES);
+	expired += mrc_req_rerequest(qp, now, rto);
 	if (expired) {
 		mrc_stats_add(mdev, MRC_CNT_TIMEOUTS, 1);
+		/* The next wait is twice as long, until progress. */
+		mrc_rto_on_timeout(&req->rto);
 		if (++req->retries > qp->retry_cnt) {
 			struct mrc_send_entry *e = mrc_entry(qp,
 							     qp->sq_completed);
@@ -787,11 +1082,51 @@ static void mrc_req_timer(struct timer_list *t)
 		kick = true;
 	}
 	if (mrc_req_outstanding(qp) || req->rnr_until_us)
-		mod_timer(&req->timer, jiffies + usecs_to_jiffies(rto) + 1);
+		mrc_req_rearm_timer(qp, now);
 out:
 	spin_unlock_bh(&qp->lock);
 	if (kick)
 		mrc_req_kick(qp);
+}
+
+void mrc_req_prepare(struct mrc_qp *qp)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_nscc_params params;
+	bool enabled;
+
+	spin_lock_bh(&mdev->settings_lock);
+	enabled = mdev->settings.cc_enabled;
+	params = mdev->settings.cc;
+	spin_unlock_bh(&mdev->settings_lock);
+
+	spin_lock_bh(&qp->lock);
+	qp->req.cc_enabled = enabled;
+	qp->req.cc_params = params;
+	spin_unlock_bh(&qp->lock);
+}
+
+/*
+ * NSCC from the settings copied at RTR, its window in units of the QP's
+ * payload MTU. A profile NSCC refuses leaves the QP on the fixed window.
+ */
+static void mrc_req_cc_start(struct mrc_qp *qp)
+{
+	struct mrc_req_state *req = &qp->req;
+	struct mrc_nscc_params params = req->cc_params;
+
+	req->cc_avoid_left = 0;
+	if (!req->cc_enabled)
+		return;
+	params.mtu = req->mtu;
+	if (params.max_cwnd < params.mtu)
+		params.max_cwnd = params.mtu;
+	if (mrc_nscc_init(&req->cc, &params)) {
+		dev_warn_ratelimited(&qp->ibqp.device->dev,
+				     "QP %u: CC profile refused; fixed window\n",
+				     qp->ibqp.qp_num);
+		req->cc_enabled = false;
+	}
 }
 
 void mrc_req_start(struct mrc_qp *qp)
@@ -816,6 +1151,10 @@ void mrc_req_start(struct mrc_qp *qp)
 	req->rnr_retries = 0;
 	req->rnr_until_us = 0;
 	req->send_index = qp->sq_fetched;
+	memset(&req->rto, 0, sizeof(req->rto));
+	req->progress_us = 0;
+	mrc_req_rto_bounds(qp);
+	mrc_req_cc_start(qp);
 	req->started = true;
 }
 
@@ -943,10 +1282,38 @@ static enum ib_wc_status mrc_nak_status(u8 syndrome)
 	}
 }
 
+/*
+ * A NAK says a switch trimmed @psn: congestion, not a failed path. The PSN
+ * is marked for retransmission at once (the next run sends it, on another
+ * EV when there is one) and the EV is not charged. This runs before the
+ * NAK's cumulative and selective part is applied, so that the PSN the
+ * NAK names cannot be taken for a loss by the reorder rule of that same
+ * NAK. Congestion control gives back the trimmed bytes or quick-adapts.
+ */
+static void mrc_req_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			    u64 now)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_req_state *req = &qp->req;
+	const struct mrc_tx_slot *slot;
+	u32 psn = pkt->ack.nak_psn;
+	u32 actions;
+
+	mrc_stats_inc(mdev, MRC_CNT_TRIMS);
+	if (mrc_tx_on_nak_trimmed(&req->tracker, psn) != MRC_TX_NAK_MARKED)
+		return;
+	if (!req->cc_enabled)
+		return;
+	slot = mrc_tx_slot(&req->tracker, psn);
+	actions = mrc_nscc_on_nack(&req->cc, now * NSEC_PER_USEC, req->mtu);
+	mrc_req_cc_count(qp, actions);
+	if (actions & MRC_NSCC_SWITCH_EV && slot)
+		mrc_req_cc_switch_ev(qp, slot->ev);
+}
+
 static void mrc_req_nak(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			u64 now)
 {
-	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_req_state *req = &qp->req;
 	u32 psn = pkt->ack.nak_psn;
 	struct mrc_send_entry *e;
@@ -957,15 +1324,14 @@ static void mrc_req_nak(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 
 	switch (pkt->ack.syndrome) {
 	case MRC_NAK_TRIMMED:
-		mrc_tx_on_nak_trimmed(&req->tracker, psn);
-		mrc_stats_inc(mdev, MRC_CNT_TRIMS);
+		/* Done before the ACK part: mrc_req_trimmed(). */
 		break;
 	case MRC_NAK_RNR:
 		/*
 		 * Every packet of a burst may be NAKed for the same empty
 		 * queue: one wait, one retry. A wait is no timeout either.
 		 */
-		mrc_tx_on_nak_trimmed(&req->tracker, psn);
+		mrc_tx_on_nak_rnr(&req->tracker, psn);
 		req->retries = 0;
 		if (now < req->rnr_until_us)
 			break;
@@ -976,9 +1342,8 @@ static void mrc_req_nak(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		}
 		req->rnr_until_us = now +
 				    mrc_rnr_timer_us[pkt->ack.rnr_timer & 31];
-		mod_timer(&req->timer, jiffies +
-			  usecs_to_jiffies(mrc_rnr_timer_us[pkt->ack.rnr_timer
-							    & 31]) + 1);
+		mrc_req_set_timer(qp, now,
+				  mrc_rnr_timer_us[pkt->ack.rnr_timer & 31]);
 		break;
 	default:
 		e->status = mrc_nak_status(pkt->ack.syndrome);
@@ -992,8 +1357,8 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 	struct mrc_req_state *req = &qp->req;
 	struct mrc_tx_ack_result res;
 	u64 now = mrc_now();
-	bool kick = false;
-	u32 i;
+	bool kick = false, trimmed;
+	u32 i, pending;
 
 	spin_lock_bh(&qp->lock);
 	if (!req->started || req->stopping ||
@@ -1008,10 +1373,28 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 	switch (pkt->hdr.opcode) {
 	case MRC_OP_ACK:
 	case MRC_OP_NAK:
+		trimmed = pkt->hdr.opcode == MRC_OP_NAK &&
+			  pkt->ack.syndrome == MRC_NAK_TRIMMED;
+		if (trimmed) {
+			mrc_req_trimmed(qp, pkt, now);
+			kick = true;
+		}
+		pending = mrc_tx_in_flight(&req->tracker) +
+			  mrc_tx_lost_count(&req->tracker);
 		if (mrc_tx_on_ack(&req->tracker, pkt->ack.cum_psn,
 				  pkt->ack.sack, pkt->ack.sack_words,
 				  pkt->ack.ev_echo, now, &res) != MRC_TX_ACK_OK)
 			break;
+		/* Delivered now: what left the in-flight and lost sets. */
+		pending -= mrc_tx_in_flight(&req->tracker) +
+			   mrc_tx_lost_count(&req->tracker);
+		if (res.rtt_valid)
+			mrc_rto_sample(&req->rto, res.rtt);
+		if (pending) {
+			mrc_rto_on_progress(&req->rto);
+			req->progress_us = now;
+		}
+		mrc_req_cc_ack(qp, pkt, &res, pending, now);
 		mrc_req_ev_feedback(qp, pkt, &res, now);
 		for (i = 0; i < res.acked_count; i++) {
 			u32 psn = mrc_psn_add(res.acked_first, i);
@@ -1023,10 +1406,14 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 			req->retries = 0;
 			req->rnr_retries = 0;
 		}
-		/* A worker only when the ACK lets something go out. */
-		if (res.acked_count || res.lost_count)
-			kick = mrc_req_has_work(qp);
-		if (pkt->hdr.opcode == MRC_OP_NAK) {
+		/*
+		 * A worker only when the ACK lets something go out: with
+		 * NSCC, a selective ACK opens the window too.
+		 */
+		if (res.acked_count || res.lost_count ||
+		    (req->cc_enabled && pending))
+			kick = kick || mrc_req_has_work(qp);
+		if (pkt->hdr.opcode == MRC_OP_NAK && !trimmed) {
 			mrc_req_nak(qp, pkt, now);
 			kick = true;
 		}
@@ -1050,4 +1437,40 @@ out:
 	spin_unlock_bh(&qp->lock);
 	if (kick)
 		mrc_req_kick(qp);
+}
+
+/* ---- debugfs ---- */
+
+static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
+{
+	struct mrc_req_state *req = &qp->req;
+
+	spin_lock_bh(&qp->lock);
+	if (req->started)
+		seq_printf(m, "%s %u %s %u %u %llu %llu %llu %u\n",
+			   dev_name(&qp->ibqp.device->dev), qp->ibqp.qp_num,
+			   req->cc_enabled ? "nscc" : "fixed",
+			   req->cc_enabled ? mrc_nscc_cwnd(&req->cc) :
+					     MRC_REQ_FIXED_CWND * req->mtu,
+			   mrc_req_inflight_bytes(qp),
+			   mrc_rto_srtt_us(&req->rto),
+			   mrc_rto_rttvar_us(&req->rto),
+			   mrc_req_rto_us(qp), req->rto.backoff);
+	spin_unlock_bh(&qp->lock);
+}
+
+void mrc_req_show(struct mrc_dev *mdev, struct seq_file *m)
+{
+	struct mrc_qp *qp;
+	unsigned long qpn;
+	void *entry;
+
+	xa_for_each(&mdev->qps, qpn, entry) {
+		qp = mrc_qp_get(mdev, qpn);
+		if (!qp)
+			continue;
+		if (!mrc_qp_is_ud(qp))
+			mrc_req_show_qp(qp, m);
+		mrc_qp_put(qp);
+	}
 }

@@ -4,6 +4,14 @@
  * queue, cuts them into packets, sends and retransmits them, and completes
  * them when acknowledged (Documentation/datapath.rst). Everything here is
  * guarded by qp->lock.
+ *
+ * One sender at a time: @sending says that a context (the send work, or a
+ * user task ringing the doorbell) owns transmission for the QP; it builds
+ * packets under qp->lock, drops the lock to hand them to the IP layer, and
+ * takes it again to look for more. A context that finds @sending set only
+ * sets @send_again and leaves: the owner loops until nothing is left (or
+ * hands over to the send work after a burst), so packets leave in the order
+ * they were built and no two CPUs interleave one QP's packets.
  */
 #ifndef MRC_REQ_H
 #define MRC_REQ_H
@@ -12,10 +20,14 @@
 #include <linux/workqueue.h>
 #include <rdma/mrc-abi.h>
 
+#include "mrc_nscc.h"
 #include "mrc_param.h"
+#include "mrc_rto.h"
 #include "mrc_sack.h"
 
+struct mrc_dev;
 struct mrc_qp;
+struct seq_file;
 struct sk_buff;
 struct mrc_pkt;
 struct mrc_rx_meta;
@@ -30,6 +42,12 @@ struct mrc_rx_meta;
  * overflow a receiving netdev's backlog in one burst.
  */
 #define MRC_REQ_FIXED_CWND	256
+/*
+ * The adaptive RTO (mrc_rto.h; Documentation/reliability.rst) stays
+ * between the QP's timeout attribute T and this many times T: the range
+ * IB allows the transport timer.
+ */
+#define MRC_REQ_RTO_MAX_FACTOR	4
 /* Packets one run of the send work sends before yielding the CPU. */
 #define MRC_REQ_BURST		64
 /*
@@ -84,11 +102,29 @@ struct mrc_req_state {
 	u32 rnr_retries;
 	u64 rnr_until_us;		/* no sending before this */
 	u32 send_index;			/* send queue index being sent */
+	struct mrc_rto rto;		/* adaptive RTO, from the RTT samples */
+	u8 rto_timeout;			/* qp->timeout the bounds are from */
+	u64 progress_us;		/* an ACK last delivered something */
+	u64 timer_due_us;		/* when @timer was set to fire */
+	/*
+	 * Congestion control: the device's CC settings as of RTR, and the
+	 * NSCC window from RTS when @cc_enabled (else the fixed window).
+	 */
+	bool cc_enabled;
+	struct mrc_nscc_params cc_params;
+	struct mrc_nscc cc;
+	int cc_avoid_ev;		/* ECN/trim: new packets skip it ... */
+	u32 cc_avoid_left;		/* ... for this many more picks */
 	struct work_struct work;
 	struct timer_list timer;
 	bool started;			/* tracker initialised at RTS */
 	bool stopping;			/* destroy: no more work or timers */
+	bool sending;			/* a context is transmitting */
+	bool send_again;		/* and another found work meanwhile */
 };
+
+/* Module parameter "cc": new devices start with NSCC on (mrc_settings.h). */
+extern bool mrc_req_cc_default;
 
 /* The data path's workqueue (WQ_MEM_RECLAIM: storage ULPs use RDMA). */
 extern struct workqueue_struct *mrc_wq;
@@ -98,6 +134,11 @@ void mrc_req_module_exit(void);
 
 int mrc_req_init(struct mrc_qp *qp);
 void mrc_req_cleanup(struct mrc_qp *qp);
+/*
+ * On the way to RTR (process context, qp->lock not held): copies the
+ * device's congestion control settings for the QP.
+ */
+void mrc_req_prepare(struct mrc_qp *qp);
 /* The QP entered RTS: start PSNs, MTU, path. Caller holds qp->lock. */
 void mrc_req_start(struct mrc_qp *qp);
 /* Something to do: new work requests, an ACK, a timer. Any context. */
@@ -110,5 +151,10 @@ void mrc_req_doorbell(struct mrc_qp *qp);
 /* ACK, NAK, READ_RESP, ATOMIC_RESP for this QP; softirq. */
 void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		 const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta);
+/*
+ * debugfs: one line per RC QP of @mdev that reached RTS: "IBDEV QPN CC
+ * CWND INFLIGHT SRTT RTTVAR RTO BACKOFF" (see mrc_debugfs.c).
+ */
+void mrc_req_show(struct mrc_dev *mdev, struct seq_file *m);
 
 #endif /* MRC_REQ_H */

@@ -533,7 +533,8 @@ int mrc_tx_on_ack(struct mrc_tx_tracker *t, u32 cum_psn,
 	return MRC_TX_ACK_OK;
 }
 
-int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn)
+static int tx_on_nak(struct mrc_tx_tracker *t, u32 psn,
+		     enum mrc_tx_loss_cause cause)
 {
 	u32 idx;
 
@@ -543,8 +544,18 @@ int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn)
 	idx = tx_idx(t, psn);
 	if (t->slots[idx].state != MRC_TX_IN_FLIGHT)
 		return MRC_TX_NAK_IGNORED;
-	tx_mark_lost(t, idx, psn, MRC_TX_CAUSE_TRIMMED);
+	tx_mark_lost(t, idx, psn, cause);
 	return MRC_TX_NAK_MARKED;
+}
+
+int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn)
+{
+	return tx_on_nak(t, psn, MRC_TX_CAUSE_TRIMMED);
+}
+
+int mrc_tx_on_nak_rnr(struct mrc_tx_tracker *t, u32 psn)
+{
+	return tx_on_nak(t, psn, MRC_TX_CAUSE_RNR);
 }
 
 bool mrc_tx_oldest_unacked(const struct mrc_tx_tracker *t, u32 *psn,

@@ -164,6 +164,8 @@ enum mrc_tx_loss_cause {
 	MRC_TX_CAUSE_TIMEOUT,
 	/* A switch trimmed it and the responder NAKed: not an EV loss. */
 	MRC_TX_CAUSE_TRIMMED,
+	/* The responder had no receive for it (RNR NAK): not an EV loss. */
+	MRC_TX_CAUSE_RNR,
 };
 
 /*
@@ -254,6 +256,12 @@ static inline u32 mrc_tx_una(const struct mrc_tx_tracker *t)
 static inline u32 mrc_tx_next_psn(const struct mrc_tx_tracker *t)
 {
 	return t->next;
+}
+
+/* Transmissions sent and neither delivered nor declared lost. */
+static inline u32 mrc_tx_in_flight(const struct mrc_tx_tracker *t)
+{
+	return t->n_in_flight;
 }
 
 /* PSNs waiting for retransmission (state LOST). */
@@ -355,6 +363,9 @@ enum mrc_tx_nak_status {
  * congestion, not a path failure (cause MRC_TX_CAUSE_TRIMMED).
  */
 int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn);
+
+/* The same for an RNR NAK (cause MRC_TX_CAUSE_RNR): the path delivered. */
+int mrc_tx_on_nak_rnr(struct mrc_tx_tracker *t, u32 psn);
 
 /*
  * The oldest in-flight transmission (earliest sent, hence the one an RTO

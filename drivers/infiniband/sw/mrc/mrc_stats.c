@@ -43,6 +43,14 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_PROBES_SENT].name		= "probes_sent",
 	[MRC_CNT_PROBES_ANSWERED].name		= "probes_answered",
 	[MRC_CNT_PROBES_LOST].name		= "probes_lost",
+	[MRC_CNT_RETRANSMITS_TRIM].name		= "retransmits_trim",
+	[MRC_CNT_RETRANSMITS_LOSS].name		= "retransmits_loss",
+	[MRC_CNT_RETRANSMITS_TIMEOUT].name	= "retransmits_timeout",
+	[MRC_CNT_RETRANSMITS_RNR].name		= "retransmits_rnr",
+	[MRC_CNT_CC_DECREASES].name		= "cc_decreases",
+	[MRC_CNT_CC_QUICK_ADAPTS].name		= "cc_quick_adapts",
+	[MRC_CNT_CC_EV_SWITCHES].name		= "cc_ev_switches",
+	[MRC_CNT_TIMER_LATE].name		= "rto_timer_late",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

@@ -52,6 +52,15 @@ enum mrc_counter {
 	MRC_CNT_PROBES_SENT,
 	MRC_CNT_PROBES_ANSWERED,	/* PROBE_REPLYs received */
 	MRC_CNT_PROBES_LOST,		/* no reply in time */
+	/* Retransmissions by cause, and congestion control (mrc_req.c). */
+	MRC_CNT_RETRANSMITS_TRIM,	/* for a TRIMMED NAK */
+	MRC_CNT_RETRANSMITS_LOSS,	/* SACKs showed it lost */
+	MRC_CNT_RETRANSMITS_TIMEOUT,	/* unacknowledged for an RTO */
+	MRC_CNT_RETRANSMITS_RNR,	/* after an RNR wait */
+	MRC_CNT_CC_DECREASES,		/* NSCC cut the window */
+	MRC_CNT_CC_QUICK_ADAPTS,	/* of which quick adapt */
+	MRC_CNT_CC_EV_SWITCHES,		/* ECN or trim moved new packets */
+	MRC_CNT_TIMER_LATE,		/* RTO timer ran late: looked again */
 	MRC_CNT_NUM
 };
 
