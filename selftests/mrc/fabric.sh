@@ -6,7 +6,7 @@
 # taken down loses exactly the paths through it and `up` brings them back;
 # rate limiting and delay are measurable; `down` leaves no namespace;
 # `up --trim` makes the last hops trimming switch ports (tools/trim).
-# lab-timeout: 600
+# lab-timeout: 900
 set -u
 . "$(dirname "$0")/lib.sh"
 
