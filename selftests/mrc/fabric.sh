@@ -4,8 +4,9 @@
 # reaches every other over plain IPv6 and IPv4; every SRv6 uSID path that
 # `paths` prints delivers a packet to its final destination; a link or switch
 # taken down loses exactly the paths through it and `up` brings them back;
-# rate limiting and delay are measurable; `down` leaves no namespace.
-# lab-timeout: 600
+# rate limiting and delay are measurable; `down` leaves no namespace;
+# `up --trim` makes the last hops trimming switch ports (tools/trim).
+# lab-timeout: 900
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -211,7 +212,7 @@ check_profiles()
 	[ -n "$want" ] && [ "$got" = "$want" ]
 }
 
-ktap_begin 25
+ktap_begin 32
 trap cleanup EXIT
 cleanup
 
@@ -277,4 +278,47 @@ else
 fi
 ktap_check "down_again_leaves_nothing" \
 	sh -c "'$FABRIC' down && [ -z \"\$(ip netns list | grep '^mf-')\" ] && [ ! -e \"\${MRC_FABRIC_STATE_DIR:-/run/mrc-fabric}\" ]"
+
+# `up --trim`: the tier-0 ports toward hosts become trimming switch ports
+# (tools/trim). Bad combinations are refused before anything is built.
+ktap_check "trim_needs_a_rate" sh -c "! '$FABRIC' up --trim 2>&1 && [ -z \"\$(ip netns list | grep '^mf-')\" ]"
+ktap_check "queue_needs_trim" sh -c "! '$FABRIC' up --rate 8mbit --queue 16k 2>&1"
+if command -v bpftool >/dev/null && command -v clang >/dev/null &&
+	[ -r /usr/include/bpf/bpf_helpers.h ] &&
+	make -s -C "$MRC_TOP/tools/trim" >/dev/null 2>&1; then
+	ktap_check "fabric_up_trimming" fabric up --rate ${SHAPED_RATE_MBIT}mbit \
+		--trim --queue 16k --ecn 8k
+	# One trimming port per host and plane, every counter readable.
+	ktap_check "trimstats_every_host_port" sh -c "'$FABRIC' trimstats |
+		awk '{ print } NF == 10 && \$3 == \"forwarded\" { n++ } END { exit n != 16 }'"
+	ktap_check "paths_deliver_when_trimming" check_all_paths h1 h5
+	# A burst of trimmable (DSCP 10) UDP to the MRC port, 40 times what
+	# the queue holds, far faster than 8 Mbit/s: h5's ports trim.
+	sum_trimstats()	# SWITCH_PREFIX PORT FIELD
+	{
+		"$FABRIC" trimstats | awk -v s="$1" -v p="$2" -v f="$3" \
+			'index($1, s) == 1 && $2 == p { for (i = 3; i < NF; i += 2) if ($i == f) n += $(i + 1) } END { print n + 0 }'
+	}
+	B6=$("$FABRIC" addr h5 | sed -n 1p)
+	before=$(sum_trimstats p h5 trimmed)
+	ip netns exec mf-h1 python3 -c "
+import socket
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, 10 << 2)
+for i in range(600):
+    s.sendto(bytes(1000), ('$B6', $(mrc_udp_port 2>/dev/null || echo 4791)))
+"
+	sleep 1
+	after=$(sum_trimstats p h5 trimmed)
+	ktap_check "trimmable_burst_trimmed_at_the_last_hop" awk -v b="$before" -v a="$after" \
+		'BEGIN { printf "trimmed at h5 ports: %d\n", a - b; exit !(a - b > 0) }'
+	ktap_check "down_removes_the_trim_pins" sh -c "'$FABRIC' down &&
+		! ls \"\${MRC_TRIM_BPFFS:-/run/mrc-trim}\" 2>/dev/null | grep -q '^ns-mf-'"
+else
+	for c in fabric_up_trimming trimstats_every_host_port \
+		paths_deliver_when_trimming trimmable_burst_trimmed_at_the_last_hop \
+		down_removes_the_trim_pins; do
+		ktap_skip "$c" "needs bpftool, clang and libbpf-dev (scripts/setup)"
+	done
+fi
 ktap_finish

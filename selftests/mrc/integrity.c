@@ -2,14 +2,21 @@
 /*
  * integrity: RC data integrity between two verbs devices, for integrity.sh.
  *
- *   integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH]
- *             DEV_A IP_A DEV_B IP_B     (IPv4 or IPv6 addresses)
+ *   integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w]
+ *             [-W FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B
+ *                                   (IPv4 or IPv6 addresses)
+ *
+ * -W: once connected, print "# connected" and wait for FILE to exist before
+ * the first transfer (a start line for several instances at once).
+ * -T: the QPs' retransmission timeout exponent (4.096 us * 2^TIMEOUT,
+ * default 14).
  *
  * One process drives both ends: a QP on DEV_A (the requester) connected to
  * a QP on DEV_B (the responder), each QP given the other's number, PSN and
  * GID directly; that is the whole out-of-band exchange. Transfers are
  * RDMA WRITEs, SENDs and RDMA READs of random length (1 B to 4 MiB,
- * log-uniform), at unaligned offsets, from and into 1 to 4 scattered SGEs
+ * log-uniform; -w: WRITEs and SENDs only, so data flows from A to B
+ * only), at unaligned offsets, from and into 1 to 4 scattered SGEs
  * with gaps between them, up to DEPTH in flight. Every byte sent is
  * pseudo-random (a generator seeded per transfer); before each transfer
  * its destination is filled with a poison pattern, and after it completes
@@ -96,6 +103,12 @@ static struct {
 } stats;
 
 static int depth = 4;
+/* -w: no READs. */
+static bool no_reads;
+/* -W: the file whose creation starts the transfers. */
+static const char *start_file;
+/* -T: IBV_QP_TIMEOUT; perftest's default. */
+static int qp_timeout = 14;
 
 /* ---- pseudo-random numbers (xorshift64*) ---- */
 
@@ -243,7 +256,7 @@ static int connect_qp(struct side *s, const struct side *peer)
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	/* perftest's defaults: 4.096 us * 2^14 = 67 ms, 7 retries. */
-	a.timeout = 14;
+	a.timeout = qp_timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.sq_psn = s->psn;
@@ -451,7 +464,7 @@ static void plan_transfer(struct transfer *t, uint64_t id, uint64_t seed,
 	t->id = id;
 	t->slot = slot;
 	t->seed = rnd_seed(seed ^ 0x5555, id);
-	t->kind = (enum kind)rnd_below(&rs, K_KINDS);
+	t->kind = (enum kind)rnd_below(&rs, no_reads ? K_READ : K_KINDS);
 	t->len = pick_length(&rs);
 	make_layout(&t->local, t->len, MAX_SGE, &rs);
 	/* WRITE and READ name one remote range; a SEND lands in SGEs. */
@@ -501,7 +514,7 @@ static bool check_wc(const struct ibv_wc *wc, const struct transfer *t,
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] DEV_A IP_A DEV_B IP_B\n");
+		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w] [-W FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B\n");
 	return 2;
 }
 
@@ -516,7 +529,7 @@ int main(int argc, char **argv)
 	struct ibv_wc wc;
 	int opt, ret = 0;
 
-	while ((opt = getopt(argc, argv, "n:t:s:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:s:d:wW:T:")) != -1) {
 		switch (opt) {
 		case 'n':
 			max_transfers = strtoul(optarg, NULL, 0);
@@ -530,6 +543,17 @@ int main(int argc, char **argv)
 		case 'd':
 			depth = atoi(optarg);
 			if (depth < 1 || depth > MAX_DEPTH)
+				return usage();
+			break;
+		case 'w':
+			no_reads = true;
+			break;
+		case 'W':
+			start_file = optarg;
+			break;
+		case 'T':
+			qp_timeout = atoi(optarg);
+			if (qp_timeout < 1 || qp_timeout > 31)
 				return usage();
 			break;
 		default:
@@ -552,6 +576,12 @@ int main(int argc, char **argv)
 	ring = calloc(depth, sizeof(*ring));
 	if (!ring)
 		return 1;
+	if (start_file) {
+		printf("# connected\n");
+		fflush(stdout);
+		while (access(start_file, F_OK))
+			usleep(10 * 1000);
+	}
 
 	start = probe_now();
 	while (done < posted || (posted < max_transfers &&

@@ -6,8 +6,9 @@
 # trimmable MRC packets over the queue limit arrive cut to their headers
 # with a valid UDP checksum, the trimmed DSCP and the TRIMMED flag (IPv4
 # and IPv6), that other packets over the limit are dropped, that ECT
-# packets get CE past the marking threshold, that the counters match what
-# arrived, and that the port's rate holds.
+# packets get CE past the marking threshold, that packets already in the
+# priority class are never queued, that the counters match what arrived,
+# and that the port's rate holds.
 # lab-timeout: 600
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -149,7 +150,7 @@ check_counters()	# PHASE
 	[ "$(st "$p" marked)" -eq "$(rx "$p" ce)" ]
 }
 
-ktap_begin 13
+ktap_begin 14
 # Built on the host by make (tools); building it here, under emulation,
 # takes minutes.
 make -s -C "$top/tools/trim" >/dev/null ||
@@ -177,8 +178,9 @@ rcvbuf_before=$(snmp_udp RcvbufErrors)
 # trimmable IPv4 and IPv6, then not trimmable, then not trimmable but ECT.
 "$PYTHON" "$traffic" phases "$work" "$trim_tool" trw w1 trs trr $PORT \
 	$COUNT $SIZE v4trim,4,10.90.2.1,$DSCP,0 v6trim,6,fd90:2::1,$DSCP,0 \
-	v4plain,4,10.90.2.1,0,0 v4ecn,4,10.90.2.1,0,2
-for p in v4trim v6trim v4plain v4ecn; do
+	v4plain,4,10.90.2.1,0,0 v4ecn,4,10.90.2.1,0,2 \
+	v4prio,4,10.90.2.1,$TRIMMED_DSCP,0
+for p in v4trim v6trim v4plain v4ecn v4prio; do
 	ktap_info "$p: sent $(cat "$work/$p.sent" 2>/dev/null);" \
 		"switch: $(tr '\n' ' ' <"$work/$p.stats" 2>/dev/null)"
 	ktap_info "$p: received: $(tr '\n' ' ' <"$work/$p.rx" 2>/dev/null)"
@@ -231,6 +233,17 @@ ktap_check "ect_marked_ce_past_threshold" ecn_marked
 # Without ECT nothing was marked.
 ktap_check "not_ect_never_marked" sh -c \
 	"[ $(rx v4trim ce) -eq 0 ] && [ $(rx v4plain ce) -eq 0 ] && [ $(st v4plain marked) -eq 0 ]"
+
+# Packets already in the priority class (MRC's ACKs, NAKs, probes) leave
+# at once, outside the queue: none trimmed, none dropped.
+priority_class_unqueued()
+{
+	local p=v4prio
+	echo "$(rx $p full) of $COUNT arrived, switch dropped $(st $p dropped)"
+	[ "$(rx $p full)" -eq "$COUNT" ] && [ "$(st $p dropped)" -eq 0 ] &&
+	[ "$(st $p trimmed)" -eq 0 ] && check_counters $p
+}
+ktap_check "priority_class_never_queued" priority_class_unqueued
 
 trim -n trw detach w1
 ktap_finish

@@ -14,6 +14,8 @@
  *     re-marked with the trimmed DSCP and sent at once at priority `prio`
  *     (no EDT delay, not counted in the queue: the priority class);
  *   - dropped otherwise.
+ * A packet that already carries the trimmed DSCP (the priority class:
+ * MRC's ACKs, NAKs and probes) also leaves at once, outside the queue.
  * An ECN-capable packet that finds more than `ecn` bytes queued is marked
  * CE. Counters per port: forwarded, trimmed, dropped, marked.
  *
@@ -327,6 +329,12 @@ int mrc_trim(struct __sk_buff *skb)
 		return TC_ACT_OK;
 
 	now = bpf_ktime_get_ns();
+	if (pi.dscp == cfg->trimmed_dscp) {
+		skb->priority = cfg->prio;
+		bpf_skb_set_tstamp(skb, now, BPF_SKB_TSTAMP_DELIVERY_MONO);
+		__sync_fetch_and_add(&st->forwarded, 1);
+		return TC_ACT_OK;
+	}
 	cost = (__u64)skb->len * NSEC_PER_SEC / cfg->rate;
 	limit = (__u64)cfg->queue * NSEC_PER_SEC / cfg->rate;
 

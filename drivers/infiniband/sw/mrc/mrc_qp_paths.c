@@ -197,7 +197,7 @@ int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us)
 	return mrc_ev_pick(&paths->set, avoid);
 }
 
-int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev)
+int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev, u8 tos)
 {
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	const struct mrc_ev *e = &qp->paths.evs[ev];
@@ -205,8 +205,7 @@ int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev)
 
 	mrc_net_addr_from_gid(&qp->path.sgid, &src);
 	mrc_net_addr_from_gid(&qp->path.dgid, &dst);
-	return mrc_net_xmit_ev(mdev, skb, e->plane, &e->path, &src, &dst,
-			       qp->path.traffic_class);
+	return mrc_net_xmit_ev(mdev, skb, e->plane, &e->path, &src, &dst, tos);
 }
 
 void mrc_qp_paths_probe(struct mrc_qp *qp, struct sk_buff_head *out,

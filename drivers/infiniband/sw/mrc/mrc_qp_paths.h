@@ -52,8 +52,11 @@ int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid);
 /* Under qp->lock: planes and denials catch up; then the EV to send on. */
 int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us);
 
-/* Sends @skb on EV @ev (from a pick); qp->lock need not be held. */
-int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev);
+/*
+ * Sends @skb on EV @ev (from a pick) with TOS byte @tos (DSCP << 2 | ECN);
+ * qp->lock need not be held.
+ */
+int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev, u8 tos);
 
 /*
  * Under qp->lock, from the requester: probes unanswered for @timeout_us

@@ -4,6 +4,7 @@
  */
 #include <linux/ktime.h>
 #include <linux/skbuff.h>
+#include <net/inet_ecn.h>
 
 #include "mrc.h"
 #include "mrc_net.h"
@@ -26,12 +27,43 @@ static void mrc_qp_addrs(struct mrc_qp *qp, struct mrc_net_addr *src,
 /* What the sender needs of a built packet, kept in its control block. */
 struct mrc_xmit_cb {
 	u32 ev;
+	u8 tos;		/* DSCP << 2 | ECN */
 };
 
 static struct mrc_xmit_cb *mrc_xmit_cb(struct sk_buff *skb)
 {
 	BUILD_BUG_ON(sizeof(struct mrc_xmit_cb) > sizeof(skb->cb));
 	return (struct mrc_xmit_cb *)skb->cb;
+}
+
+/*
+ * The IP TOS byte (traffic class) of a packet of a connected QP, from the
+ * device's settings, not from the QP's GRH traffic class: the DSCPs name
+ * the fabric's classes, which the controller knows and the application
+ * does not (Documentation/congestion.rst). Packets with payload are data:
+ * a trimming switch may cut them to their headers, and they are
+ * ECN-capable (ECT(0)) because the receiver echoes CE for congestion
+ * control. The rest (ACK, NAK, probes, READ and atomic requests, atomic
+ * responses, SENDs of no bytes) is control, headers only, which a trimming
+ * switch could not shorten: the priority class, not ECN-capable.
+ */
+static u8 mrc_xmit_tos(struct mrc_dev *mdev, const struct mrc_pkt *pkt,
+		       u32 payload_len)
+{
+	switch (pkt->hdr.opcode) {
+	case MRC_OP_WRITE:
+	case MRC_OP_WRITE_IMM:
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+	case MRC_OP_READ_RESP:
+		if (payload_len)
+			return READ_ONCE(mdev->settings.data_dscp) << 2 |
+			       INET_ECN_ECT_0;
+		break;
+	default:
+		break;
+	}
+	return READ_ONCE(mdev->settings.ctrl_dscp) << 2 | INET_ECN_NOT_ECT;
 }
 
 struct sk_buff *mrc_qp_new_packet(struct mrc_qp *qp, struct mrc_pkt *pkt,
@@ -65,6 +97,7 @@ struct sk_buff *mrc_qp_new_packet(struct mrc_qp *qp, struct mrc_pkt *pkt,
 	}
 	*payload = data + hdr_len;
 	mrc_xmit_cb(skb)->ev = pkt->hdr.ev;
+	mrc_xmit_cb(skb)->tos = mrc_xmit_tos(mdev, pkt, payload_len);
 	return skb;
 
 bad_packet:
@@ -77,12 +110,11 @@ bad_packet:
 int mrc_qp_send_packet(struct mrc_qp *qp, struct sk_buff *skb)
 {
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
-
 	u32 ev = mrc_xmit_cb(skb)->ev;
 
 	/* The EV array and its paths do not change while packets go out. */
 	if (ev < qp->paths.set.n_evs)
-		return mrc_qp_paths_xmit(qp, skb, ev);
+		return mrc_qp_paths_xmit(qp, skb, ev, mrc_xmit_cb(skb)->tos);
 	kfree_skb(skb);
 	mrc_stats_inc(mdev, MRC_CNT_TX_ERRORS);
 	return -EHOSTUNREACH;
