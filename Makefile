@@ -4,6 +4,8 @@
 #   make            module (against KDIR), provider, unit tests
 #   make deps       apt-installs what a Debian 12 machine needs
 #   make demo       deps, build, then the main job in the lab VM
+#   make bench-fabric  build, then the fabric benchmarks in one lab boot
+#                   (figures on stdout, timeline PNGs in Documentation/)
 #   make check      deps, build, then every test: unit, lint, lab kselftests
 #   make install    on a real host: module, provider, libibverbs config
 #   make C=1        also runs sparse over the module
@@ -24,7 +26,8 @@ PROVIDER_DIR := rdma-core-provider
 DESTDIR ?=
 
 .PHONY: all module provider tools unit deps check check-unit check-lab lint demo \
-	install install-module install-provider install-tools clean help
+	install install-module install-provider install-tools clean help \
+	bench-fabric
 
 all: module provider tools unit
 
@@ -66,6 +69,10 @@ check-lab: all
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/main-job
+
+bench-fabric: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/bench-fabric
 
 lint:
 	@scripts/lint
