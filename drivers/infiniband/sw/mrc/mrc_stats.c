@@ -43,6 +43,8 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_PROBES_SENT].name		= "probes_sent",
 	[MRC_CNT_PROBES_ANSWERED].name		= "probes_answered",
 	[MRC_CNT_PROBES_LOST].name		= "probes_lost",
+	[MRC_CNT_PLANE_STATE_SENT].name		= "plane_state_sent",
+	[MRC_CNT_PLANE_STATE_APPLIED].name	= "plane_state_applied",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

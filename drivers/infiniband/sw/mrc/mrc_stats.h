@@ -52,6 +52,8 @@ enum mrc_counter {
 	MRC_CNT_PROBES_SENT,
 	MRC_CNT_PROBES_ANSWERED,	/* PROBE_REPLYs received */
 	MRC_CNT_PROBES_LOST,		/* no reply in time */
+	MRC_CNT_PLANE_STATE_SENT,	/* PLANE_STATEs sent, copies included */
+	MRC_CNT_PLANE_STATE_APPLIED,	/* a peer's new plane state applied */
 	MRC_CNT_NUM
 };
 
