@@ -2,7 +2,7 @@
 /*
  * integrity: RC data integrity between two verbs devices, for integrity.sh.
  *
- *   integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH]
+ *   integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-T TIMEOUT]
  *             DEV_A IP_A DEV_B IP_B     (IPv4 or IPv6 addresses)
  *
  * One process drives both ends: a QP on DEV_A (the requester) connected to
@@ -94,6 +94,8 @@ static struct {
 } stats;
 
 static int depth = 4;
+/* The QPs' local ACK timeout exponent (-T). */
+static int qp_timeout = 14;
 
 /* ---- pseudo-random numbers (xorshift64*) ---- */
 
@@ -287,7 +289,7 @@ static int connect_qp(struct side *s, const struct side *peer)
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	/* perftest's defaults: 4.096 us * 2^14 = 67 ms, 7 retries. */
-	a.timeout = 14;
+	a.timeout = qp_timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.sq_psn = s->psn;
@@ -559,7 +561,8 @@ static bool check_wc(const struct ibv_wc *wc, const struct transfer *t,
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] DEV_A IP_A DEV_B IP_B\n");
+		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B\n"
+		"  TIMEOUT: the QPs' local ACK timeout, 4.096 us * 2^TIMEOUT (default 14)\n");
 	return 2;
 }
 
@@ -574,7 +577,7 @@ int main(int argc, char **argv)
 	struct ibv_wc wc;
 	int opt, ret = 0;
 
-	while ((opt = getopt(argc, argv, "n:t:s:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:s:d:T:")) != -1) {
 		switch (opt) {
 		case 'n':
 			max_transfers = strtoul(optarg, NULL, 0);
@@ -584,6 +587,11 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'T':
+			qp_timeout = atoi(optarg);
+			if (qp_timeout < 1 || qp_timeout > 31)
+				return usage();
 			break;
 		case 'd':
 			depth = atoi(optarg);
