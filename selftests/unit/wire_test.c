@@ -16,7 +16,8 @@ static const u8 all_opcodes[] = {
 	MRC_OP_WRITE, MRC_OP_WRITE_IMM, MRC_OP_SEND, MRC_OP_SEND_IMM,
 	MRC_OP_READ_REQ, MRC_OP_READ_RESP, MRC_OP_ATOMIC_CMP_SWAP,
 	MRC_OP_ATOMIC_FETCH_ADD, MRC_OP_ATOMIC_RESP, MRC_OP_ACK, MRC_OP_NAK,
-	MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_UD_SEND, MRC_OP_UD_SEND_IMM,
+	MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_PLANE_STATE,
+	MRC_OP_PLANE_STATE_ACK, MRC_OP_UD_SEND, MRC_OP_UD_SEND_IMM,
 };
 
 #define N_OPCODES (sizeof(all_opcodes) / sizeof(all_opcodes[0]))
@@ -147,6 +148,14 @@ static struct mrc_pkt sample(u8 opcode, u16 plen)
 		p.probe.ts = 0x80000001;
 		p.probe.ev = 0x00abcdef;
 		break;
+	case MRC_OP_PLANE_STATE:
+	case MRC_OP_PLANE_STATE_ACK:
+		/* Not in a sequenced stream: PSN 0. */
+		p.hdr.psn = 0;
+		p.plane_state.seq = 0xfffffffe;
+		p.plane_state.n_planes = MRC_WIRE_MAX_PLANES;
+		p.plane_state.down_mask = 0x7f;
+		break;
 	}
 	if (!(mrc_opcode_ext(opcode) & MRC_EXT_MSGH))
 		memset(&p.msgh, 0, sizeof(p.msgh));
@@ -201,6 +210,9 @@ static void check_same(const struct mrc_pkt *a, const struct mrc_pkt *b)
 	CHECK_EQ(a->probe.id, b->probe.id);
 	CHECK_EQ(a->probe.ts, b->probe.ts);
 	CHECK_EQ(a->probe.ev, b->probe.ev);
+	CHECK_EQ(a->plane_state.seq, b->plane_state.seq);
+	CHECK_EQ(a->plane_state.n_planes, b->plane_state.n_planes);
+	CHECK_EQ(a->plane_state.down_mask, b->plane_state.down_mask);
 	CHECK_EQ(a->qkey, b->qkey);
 }
 
@@ -226,7 +238,8 @@ static void header_lengths_match_the_tables(void)
 		{ MRC_OP_ATOMIC_CMP_SWAP, 76 }, { MRC_OP_ATOMIC_FETCH_ADD, 76 },
 		{ MRC_OP_ATOMIC_RESP, 52 }, { MRC_OP_ACK, 56 },
 		{ MRC_OP_NAK, 56 }, { MRC_OP_PROBE, 48 },
-		{ MRC_OP_PROBE_REPLY, 48 }, { MRC_OP_UD_SEND, 40 },
+		{ MRC_OP_PROBE_REPLY, 48 }, { MRC_OP_PLANE_STATE, 40 },
+		{ MRC_OP_PLANE_STATE_ACK, 40 }, { MRC_OP_UD_SEND, 40 },
 		{ MRC_OP_UD_SEND_IMM, 48 },
 	};
 
@@ -269,7 +282,7 @@ static void opcode_table(void)
 		}
 		valid += listed;
 	}
-	CHECK_EQ(valid, 15);
+	CHECK_EQ(valid, 17);
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_ATOMIC_FETCH_ADD),
 		      "ATOMIC_FETCH_ADD"));
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_PROBE_REPLY), "PROBE_REPLY"));
@@ -288,6 +301,11 @@ static void opcode_table(void)
 	CHECK_EQ(MRC_OP_NAK, 0x11);
 	CHECK_EQ(MRC_OP_PROBE, 0x20);
 	CHECK_EQ(MRC_OP_PROBE_REPLY, 0x21);
+	CHECK_EQ(MRC_OP_PLANE_STATE, 0x22);
+	CHECK_EQ(MRC_OP_PLANE_STATE_ACK, 0x23);
+	CHECK(!mrc_opcode_has_payload(MRC_OP_PLANE_STATE));
+	CHECK(!strcmp(mrc_opcode_name(MRC_OP_PLANE_STATE_ACK),
+		      "PLANE_STATE_ACK"));
 	CHECK_EQ(MRC_OP_UD_SEND, 0x30);
 	CHECK_EQ(MRC_OP_UD_SEND_IMM, 0x31);
 	CHECK(mrc_opcode_has_payload(MRC_OP_UD_SEND));
@@ -551,6 +569,102 @@ static void golden_atomic_and_probe(void)
 	check_same(&d, &p);
 }
 
+/* The PLANE_STATE table of wire-format.rst, and its ACK. */
+static void golden_plane_state(void)
+{
+	static const u8 want[40] = {
+		0x10, 0x22, 0x00, 0x00,		/* v1, PLANE_STATE */
+		0x00, 0x00, 0x00, 0x11,		/* dqpn */
+		0x00, 0x00, 0x00, 0x12,		/* sqpn */
+		0x00, 0x00, 0x00, 0x00,		/* psn: 0 */
+		0x00, 0x00, 0x00, 0x05,		/* ev */
+		0x0a, 0x0b, 0x0c, 0x0d,		/* ts */
+		0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00,
+		0x80, 0x00, 0x00, 0x03,		/* sequence */
+		0x04, 0x05, 0x00, 0x00,		/* 4 planes, 0 and 2 down */
+	};
+	struct mrc_pkt p, d;
+	u8 buf[48];
+
+	memset(&p, 0, sizeof(p));
+	p.hdr.opcode = MRC_OP_PLANE_STATE;
+	p.hdr.dqpn = 0x11;
+	p.hdr.sqpn = 0x12;
+	p.hdr.ev = 5;
+	p.hdr.ts = 0x0a0b0c0d;
+	p.plane_state.seq = 0x80000003;
+	p.plane_state.n_planes = 4;
+	p.plane_state.down_mask = 0x05;
+	CHECK_EQ(mrc_encode(buf, sizeof(buf), &p), 40);
+	check_bytes(buf, want, sizeof(want));
+	CHECK_EQ(decode_exact(want, sizeof(want), &d), 0);
+	check_same(&d, &p);
+	CHECK_EQ(d.ext, MRC_EXT_PLANES);
+
+	memcpy(buf, want, sizeof(want));
+	buf[1] = MRC_OP_PLANE_STATE_ACK;
+	CHECK_EQ(decode_exact(buf, sizeof(want), &d), 0);
+	CHECK_EQ(d.hdr.opcode, MRC_OP_PLANE_STATE_ACK);
+	CHECK_EQ(d.plane_state.seq, 0x80000003);
+	CHECK_EQ(d.plane_state.n_planes, 4);
+	CHECK_EQ(d.plane_state.down_mask, 0x05);
+}
+
+/* Every plane count and mask: only a real subset of the planes may be down. */
+static void plane_state_rules(void)
+{
+	static const u8 ops[] = { MRC_OP_PLANE_STATE, MRC_OP_PLANE_STATE_ACK };
+	u8 buf[64];
+	struct mrc_pkt d;
+	int good = 0;
+
+	for (size_t i = 0; i < 2; i++) {
+		struct mrc_pkt p = sample(ops[i], 0);
+		size_t len = build(buf, sizeof(buf), &p, 0);
+
+		for (u32 n = 0; n < 256; n++) {
+			for (u32 m = 0; m < 256; m++) {
+				bool ok = n >= 1 && n <= 8 &&
+					  !(m >> n) && m != (1u << n) - 1;
+				int ret;
+
+				buf[32 + 4] = (u8)n;
+				buf[32 + 5] = (u8)m;
+				ret = decode_exact(buf, len, &d);
+				CHECK_EQ(ret, ok ? 0 : drop(MRC_DROP_BAD_PLANES));
+				if (ok) {
+					CHECK_EQ(d.plane_state.n_planes, n);
+					CHECK_EQ(d.plane_state.down_mask, m);
+					good++;
+				}
+				p.plane_state.n_planes = (u8)n;
+				p.plane_state.down_mask = (u8)m;
+				CHECK_EQ(mrc_pkt_check(&p),
+					 ok ? MRC_DROP_NONE : MRC_DROP_BAD_PLANES);
+				if (ktap_case_failed) {
+					printf("# %s n_planes %u mask 0x%x\n",
+					       mrc_opcode_name(ops[i]), n, m);
+					return;
+				}
+			}
+		}
+		/* A PSN in a message outside any stream is refused. */
+		p = sample(ops[i], 0);
+		p.hdr.psn = 1;
+		CHECK_EQ(mrc_pkt_check(&p), MRC_DROP_RESERVED_SET);
+		/* No payload, no base flag. */
+		p = sample(ops[i], 0);
+		p.hdr.payload_len = 4;
+		CHECK_EQ(mrc_pkt_check(&p), MRC_DROP_BAD_LENGTH);
+		p = sample(ops[i], 0);
+		p.hdr.flags = MRC_F_ACK_REQ;
+		CHECK_EQ(mrc_pkt_check(&p), MRC_DROP_BAD_FLAGS);
+	}
+	/* Per opcode: (2^1-1) + (2^2-1) + ... + (2^8-1) valid pairs. */
+	CHECK_EQ(good, 2 * (510 - 8));
+}
+
 static void truncation_is_too_short(void)
 {
 	u8 buf[MRC_MAX_HDR_LEN + 16];
@@ -623,6 +737,11 @@ static void reserved_mask(u8 op, u8 *mask, size_t hlen)
 	case MRC_OP_PROBE:
 	case MRC_OP_PROBE_REPLY:
 		memset(e + 12, 0xff, 4);
+		break;
+	case MRC_OP_PLANE_STATE:
+	case MRC_OP_PLANE_STATE_ACK:
+		memset(mask + 12, 0xff, 4);	/* psn: 0 */
+		memset(e + 6, 0xff, 2);
 		break;
 	case MRC_OP_UD_SEND:
 		memset(e + 4, 0xff, 4);		/* DETH reserved */
@@ -1403,6 +1522,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(golden_ack_with_sack),
 	KTAP_CASE(golden_nak_rnr),
 	KTAP_CASE(golden_atomic_and_probe),
+	KTAP_CASE(golden_plane_state),
+	KTAP_CASE(plane_state_rules),
 	KTAP_CASE(truncation_is_too_short),
 	KTAP_CASE(reserved_bits_are_rejected),
 	KTAP_CASE(versions_other_than_1_are_rejected),

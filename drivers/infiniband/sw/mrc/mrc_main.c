@@ -174,6 +174,7 @@ static int mrc_newlink(const char *name, struct net_device *ndev)
 
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
+	mrc_planes_init(mdev);
 
 	/*
 	 * The first plane scan and the listing in one section under both

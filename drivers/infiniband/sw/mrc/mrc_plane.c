@@ -10,6 +10,8 @@
 
 #include "mrc.h"
 #include "mrc_plane.h"
+#include "mrc_qp.h"
+#include "mrc_xmit.h"
 
 /* Enough to see every lower device that could become a plane. */
 #define MRC_PLANE_SCAN_MAX	(2 * MRC_EV_MAX_PLANES)
@@ -57,8 +59,11 @@ static void mrc_planes_publish(struct mrc_dev *mdev,
 	rcu_assign_pointer(mdev->planes.table, new);
 	mrc_planes_bump(&mdev->planes);
 	mdev->planes.changes++;
-	if (old)
-		call_rcu(&old->rcu, mrc_plane_table_free_rcu);
+	if (!old)
+		return;		/* the first scan: no QP exists yet */
+	call_rcu(&old->rcu, mrc_plane_table_free_rcu);
+	/* Our QPs retire the plane's EVs and tell their peers now. */
+	mrc_planes_kick(mdev);
 }
 
 static bool mrc_plane_table_equal(const struct mrc_plane_table *a,
@@ -185,11 +190,61 @@ void mrc_planes_release(struct mrc_dev *mdev)
 {
 	struct mrc_plane_table *old = mrc_planes_locked(mdev);
 
+	cancel_delayed_work_sync(&mdev->planes.notify_work);
 	if (!old)
 		return;
 	rcu_assign_pointer(mdev->planes.table, NULL);
 	mrc_planes_bump(&mdev->planes);
 	call_rcu(&old->rcu, mrc_plane_table_free_rcu);
+}
+
+/*
+ * Walks the device's QPs: each announces a change of our planes to its
+ * peer, or repeats an unacknowledged announcement that is due. Runs again
+ * when the soonest repeat is due, as long as one is awaited.
+ */
+static void mrc_planes_notify_work(struct work_struct *work)
+{
+	struct mrc_planes *planes = container_of(to_delayed_work(work),
+						 struct mrc_planes,
+						 notify_work);
+	struct mrc_dev *mdev = container_of(planes, struct mrc_dev, planes);
+	u32 now_us = mrc_now_us(), next_us, soonest_us = 0;
+	bool pending = false;
+	struct mrc_qp *qp;
+	unsigned long qpn;
+	void *entry;
+	s32 wait_us;
+
+	xa_for_each(&mdev->qps, qpn, entry) {
+		qp = mrc_qp_get(mdev, qpn);
+		if (!qp)
+			continue;
+		if (!mrc_qp_is_ud(qp) &&
+		    mrc_qp_paths_notify(qp, now_us, &next_us)) {
+			if (!pending || (s32)(next_us - soonest_us) < 0)
+				soonest_us = next_us;
+			pending = true;
+		}
+		mrc_qp_put(qp);
+	}
+	if (!pending)
+		return;
+	/* At least a tick later: a repeat due now must not spin. */
+	wait_us = (s32)(soonest_us - mrc_now_us());
+	queue_delayed_work(system_wq, &planes->notify_work,
+			   max_t(unsigned long, 1,
+				 usecs_to_jiffies(max_t(s32, wait_us, 0))));
+}
+
+void mrc_planes_init(struct mrc_dev *mdev)
+{
+	INIT_DELAYED_WORK(&mdev->planes.notify_work, mrc_planes_notify_work);
+}
+
+void mrc_planes_kick(struct mrc_dev *mdev)
+{
+	mod_delayed_work(system_wq, &mdev->planes.notify_work, 0);
 }
 
 void mrc_planes_exit(void)

@@ -20,6 +20,7 @@
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
+#include <linux/workqueue.h>
 
 #include "mrc_ev.h"
 
@@ -62,6 +63,8 @@ struct mrc_plane_table {
  * @tx_via_master: per slot, packets handed to the master's IP output
  *	instead (next hop not resolved yet)
  * @changes: tables published so far
+ * @notify_work: tells the peers of the device's QPs which planes are down
+ *	(mrc_qp_paths_notify()), again until each one acknowledged
  */
 struct mrc_planes {
 	struct mrc_plane_table __rcu *table;
@@ -69,7 +72,17 @@ struct mrc_planes {
 	atomic64_t tx_packets[MRC_EV_MAX_PLANES];
 	atomic64_t tx_via_master[MRC_EV_MAX_PLANES];
 	unsigned int changes;
+	struct delayed_work notify_work;
 };
+
+/* Right after the device is allocated, before any other call here. */
+void mrc_planes_init(struct mrc_dev *mdev);
+
+/*
+ * Any context: the QPs of @mdev check soon whether their peers must hear
+ * of a plane change (the notify work runs at once).
+ */
+void mrc_planes_kick(struct mrc_dev *mdev);
 
 /*
  * Caller holds rtnl_lock and mrc_devices_lock (or owns @mdev alone, before
@@ -80,7 +93,11 @@ struct mrc_planes {
  */
 int mrc_planes_refresh(struct mrc_dev *mdev);
 
-/* Caller holds mrc_devices_lock, or owns @mdev alone: drops every plane. */
+/*
+ * Caller holds mrc_devices_lock, or owns @mdev alone: drops every plane and
+ * waits for the notify work to stop. Its QPs are gone, so nothing kicks it
+ * again.
+ */
 void mrc_planes_release(struct mrc_dev *mdev);
 
 /* Module exit: waits for the tables being freed. */

@@ -166,10 +166,16 @@ int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid)
 		/* A profile's denials as they stand now. */
 		if (paths->profile)
 			paths->deny_gen = atomic_read(&paths->profile->deny_gen) - 1;
+		/* The peer starts out thinking all our planes are up. */
+		memset(&paths->notice, 0, sizeof(paths->notice));
+		paths->notice.acked = true;
 		paths->ready = true;
 	}
 	spin_unlock_bh(&qp->lock);
 
+	/* A plane already down must be announced to this peer too. */
+	if (!err)
+		mrc_planes_kick(mdev);
 	mrc_profile_put(profile);	/* the old one, or an unused one */
 	kvfree(descs);
 	return err;
@@ -273,6 +279,139 @@ void mrc_qp_paths_rcv_probe(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		mrc_stats_inc(mdev, MRC_CNT_PROBES_ANSWERED);
 	}
 	spin_unlock_bh(&qp->lock);
+	if (skb)
+		mrc_qp_send_packet(qp, skb);
+}
+
+static bool mrc_qp_paths_time_reached(u32 now_us, u32 t_us)
+{
+	return (s32)(now_us - t_us) >= 0;
+}
+
+/* States in which the QP talks to its peer. */
+static bool mrc_qp_paths_connected(const struct mrc_qp *qp)
+{
+	return qp->state == IB_QPS_RTR || qp->state == IB_QPS_RTS ||
+	       qp->state == IB_QPS_SQD || qp->state == IB_QPS_SQE;
+}
+
+/* Caller holds qp->lock: the planes the peer must not send to us on. */
+static u8 mrc_qp_paths_down_mask(const struct mrc_ev_set *set)
+{
+	u8 mask = 0, p;
+
+	for (p = 0; p < set->n_planes; p++)
+		if (set->plane_flags[p] & MRC_EV_PLANE_DOWN)
+			mask |= 1u << p;
+	return mask;
+}
+
+bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_qp_paths *paths = &qp->paths;
+	struct mrc_plane_notice *n = &paths->notice;
+	struct mrc_ev_set *set = &paths->set;
+	struct sk_buff *skb = NULL;
+	struct mrc_pkt pkt = {};
+	bool pending;
+	u8 *unused;
+	u32 all;
+	u8 down;
+
+	spin_lock_bh(&qp->lock);
+	if (!paths->ready || qp->state == IB_QPS_RESET ||
+	    qp->state == IB_QPS_ERR) {
+		spin_unlock_bh(&qp->lock);
+		return false;
+	}
+	/* Our own EVs on a dead plane retire now, not at the next send. */
+	mrc_planes_apply(mdev, set, &paths->plane_gen, now_us);
+	down = mrc_qp_paths_down_mask(set);
+	if (down != n->down_mask) {
+		n->down_mask = down;
+		if (!++n->seq)		/* 0 is "none yet" to the peer */
+			n->seq = 1;
+		n->acked = false;
+		n->due_us = now_us;
+		n->interval_us = MRC_PLANE_NOTIFY_FIRST_US;
+	}
+	pending = !n->acked;
+	all = (1u << set->n_planes) - 1;
+	if (pending && (!mrc_qp_paths_connected(qp) || down == all)) {
+		/* Not yet connected, or no plane to say it on: wait. */
+		*next_us = now_us + MRC_PLANE_NOTIFY_FIRST_US;
+	} else if (pending && mrc_qp_paths_time_reached(now_us, n->due_us)) {
+		pkt.hdr.opcode = MRC_OP_PLANE_STATE;
+		pkt.plane_state.seq = n->seq;
+		pkt.plane_state.n_planes = set->n_planes;
+		pkt.plane_state.down_mask = down;
+		/* On a usable EV: a plane that is up, spread over them. */
+		skb = mrc_qp_new_packet(qp, &pkt, 0, &unused, MRC_QP_EV_ANY);
+		n->due_us = now_us + n->interval_us;
+		n->interval_us = min(n->interval_us * 2, MRC_PLANE_NOTIFY_MAX_US);
+		*next_us = n->due_us;
+	} else {
+		*next_us = n->due_us;
+	}
+	spin_unlock_bh(&qp->lock);
+	if (skb) {
+		mrc_qp_send_packet(qp, skb);
+		mrc_stats_inc(mdev, MRC_CNT_PLANE_STATE_SENT);
+	}
+	return pending;
+}
+
+/*
+ * Caller holds qp->lock. Plane indices mean the same plane at both ends
+ * (the fabric's plane p joins port p of every host), so the peer's plane p
+ * is our plane p; planes the peer does not have stay as they are.
+ */
+static void mrc_qp_paths_apply_peer_planes(struct mrc_qp *qp,
+					   const struct mrc_plane_state *s,
+					   u32 now_us)
+{
+	struct mrc_ev_set *set = &qp->paths.set;
+	u8 p;
+
+	for (p = 0; p < set->n_planes && p < s->n_planes; p++)
+		mrc_ev_plane_set(set, p, MRC_EV_PLANE_PEER_DENIED,
+				 s->down_mask & (1u << p), now_us);
+	qp->paths.notice.peer_seq = s->seq;
+	qp->paths.notice.peer_down_mask = s->down_mask;
+}
+
+void mrc_qp_paths_rcv_plane_state(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+				  const struct mrc_rx_meta *meta)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_qp_paths *paths = &qp->paths;
+	struct mrc_plane_notice *n = &paths->notice;
+	const struct mrc_plane_state *s = &pkt->plane_state;
+	struct sk_buff *skb = NULL;
+	struct mrc_pkt reply = {};
+	bool applied = false;
+	u8 *unused;
+
+	spin_lock_bh(&qp->lock);
+	if (!paths->ready || !mrc_qp_from_peer(qp, pkt, meta)) {
+		mrc_stats_inc(mdev, MRC_CNT_RX_DROP_BAD_SOURCE_QP);
+	} else if (pkt->hdr.opcode == MRC_OP_PLANE_STATE) {
+		/* Copies and late ones change nothing but are acknowledged. */
+		if ((s32)(s->seq - n->peer_seq) > 0) {
+			mrc_qp_paths_apply_peer_planes(qp, s, mrc_now_us());
+			applied = true;
+		}
+		reply.hdr.opcode = MRC_OP_PLANE_STATE_ACK;
+		reply.plane_state = *s;
+		skb = mrc_qp_new_packet(qp, &reply, 0, &unused,
+					MRC_QP_EV_ANY);
+	} else if (!n->acked && s->seq == n->seq) {
+		n->acked = true;
+	}
+	spin_unlock_bh(&qp->lock);
+	if (applied)
+		mrc_stats_inc(mdev, MRC_CNT_PLANE_STATE_APPLIED);
 	if (skb)
 		mrc_qp_send_packet(qp, skb);
 }

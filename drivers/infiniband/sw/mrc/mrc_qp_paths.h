@@ -28,6 +28,33 @@ union ib_gid;
 /* EVs per plane of the built-in spraying, before any profile. */
 #define MRC_QP_DEFAULT_EVS_PER_PLANE	16u
 
+/*
+ * An unacknowledged PLANE_STATE goes again after this, doubling up to the
+ * maximum: a lost copy costs one interval, a dead peer little.
+ */
+#define MRC_PLANE_NOTIFY_FIRST_US	5000u
+#define MRC_PLANE_NOTIFY_MAX_US		200000u
+
+/**
+ * struct mrc_plane_notice - the plane state a QP tells its peer
+ * @down_mask: planes the peer must not send to us on, as last announced
+ * @seq: that announcement's sequence number (0: none yet)
+ * @acked: the peer confirmed @seq
+ * @due_us: when the next copy may go
+ * @interval_us: the wait after the next copy
+ * @peer_seq: the highest sequence number of the peer's we applied
+ * @peer_down_mask: the mask it carried
+ */
+struct mrc_plane_notice {
+	u8 down_mask;
+	u32 seq;
+	bool acked;
+	u32 due_us;
+	u32 interval_us;
+	u32 peer_seq;
+	u8 peer_down_mask;
+};
+
 struct mrc_qp_paths {
 	struct mrc_ev_set set;
 	struct mrc_ev *evs;		/* MRC_EV_MAX, for the QP's life */
@@ -39,6 +66,7 @@ struct mrc_qp_paths {
 	u32 plane_gen;			/* for mrc_planes_apply() */
 	int deny_gen;			/* the profile's, when last applied */
 	bool ready;			/* set built: RTR and later */
+	struct mrc_plane_notice notice;
 };
 
 int mrc_qp_paths_alloc(struct mrc_qp *qp);
@@ -75,5 +103,19 @@ void mrc_qp_paths_show(struct mrc_dev *mdev, struct seq_file *m);
 /* A PROBE (answered on any EV) or PROBE_REPLY; softirq, no lock held. */
 void mrc_qp_paths_rcv_probe(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			    const struct mrc_rx_meta *meta);
+
+/*
+ * Telling the peer which of our planes are down (PLANE_STATE, answered by
+ * PLANE_STATE_ACK; Documentation/paths.rst, "Telling the peer"). Process
+ * context or softirq, qp->lock not held: when our planes changed since the
+ * last announcement, or an announcement is unacknowledged and due, sends
+ * one on a usable EV (so on a plane that is up). Returns true while an
+ * announcement waits for its ACK, with *@next_us the time of the next copy.
+ */
+bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us);
+
+/* A PLANE_STATE (applied, then acknowledged) or PLANE_STATE_ACK; softirq. */
+void mrc_qp_paths_rcv_plane_state(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+				  const struct mrc_rx_meta *meta);
 
 #endif /* MRC_QP_PATHS_H */

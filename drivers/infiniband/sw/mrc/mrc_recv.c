@@ -62,6 +62,11 @@ static void mrc_rcv_qp(struct mrc_qp *qp, struct sk_buff *skb,
 		}
 		mrc_qp_paths_rcv_probe(qp, pkt, meta);
 		break;
+	case MRC_OP_PLANE_STATE:
+	case MRC_OP_PLANE_STATE_ACK:
+		/* Not a datagram: a UD QP was turned away above. */
+		mrc_qp_paths_rcv_plane_state(qp, pkt, meta);
+		break;
 	default:
 		mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
 			      MRC_CNT_RX_DROP_QP_STATE);

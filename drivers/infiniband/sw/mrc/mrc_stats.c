@@ -51,6 +51,8 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_CC_QUICK_ADAPTS].name		= "cc_quick_adapts",
 	[MRC_CNT_CC_EV_SWITCHES].name		= "cc_ev_switches",
 	[MRC_CNT_TIMER_LATE].name		= "rto_timer_late",
+	[MRC_CNT_PLANE_STATE_SENT].name		= "plane_state_sent",
+	[MRC_CNT_PLANE_STATE_APPLIED].name	= "plane_state_applied",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

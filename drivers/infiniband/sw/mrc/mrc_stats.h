@@ -61,6 +61,8 @@ enum mrc_counter {
 	MRC_CNT_CC_QUICK_ADAPTS,	/* of which quick adapt */
 	MRC_CNT_CC_EV_SWITCHES,		/* ECN or trim moved new packets */
 	MRC_CNT_TIMER_LATE,		/* RTO timer ran late: looked again */
+	MRC_CNT_PLANE_STATE_SENT,	/* PLANE_STATEs sent, copies included */
+	MRC_CNT_PLANE_STATE_APPLIED,	/* a peer's new plane state applied */
 	MRC_CNT_NUM
 };
 

@@ -16,7 +16,7 @@
  */
 struct mrc_opcode_info {
 	const char *name;
-	u8 ext;
+	u16 ext;
 	u8 flags;
 	bool payload;
 };
@@ -55,6 +55,9 @@ static const struct mrc_opcode_info mrc_opcodes[MRC_OP_MAX + 1] = {
 	[MRC_OP_NAK] = { "NAK", MRC_EXT_ACK, 0, false },
 	[MRC_OP_PROBE] = { "PROBE", MRC_EXT_PROBE, 0, false },
 	[MRC_OP_PROBE_REPLY] = { "PROBE_REPLY", MRC_EXT_PROBE, 0, false },
+	[MRC_OP_PLANE_STATE] = { "PLANE_STATE", MRC_EXT_PLANES, 0, false },
+	[MRC_OP_PLANE_STATE_ACK] = {
+		"PLANE_STATE_ACK", MRC_EXT_PLANES, 0, false },
 	[MRC_OP_UD_SEND] = { "UD_SEND", MRC_EXT_DETH, MRC_F_UD, true },
 	[MRC_OP_UD_SEND_IMM] = {
 		"UD_SEND_IMM", MRC_EXT_DETH | MRC_EXT_IMM, MRC_F_UD, true },
@@ -71,6 +74,7 @@ static const char * const mrc_drop_reason_names[MRC_DROP_REASON_COUNT] = {
 	[MRC_DROP_BAD_OFFSET]	= "bad_offset",
 	[MRC_DROP_BAD_SACK]	= "bad_sack",
 	[MRC_DROP_BAD_SYNDROME]	= "bad_syndrome",
+	[MRC_DROP_BAD_PLANES]	= "bad_planes",
 };
 
 static const struct mrc_opcode_info *mrc_opcode_info(u8 opcode)
@@ -101,6 +105,8 @@ static size_t mrc_ext_len(u32 ext)
 		len += MRC_ACK_FIXED_LEN;
 	if (ext & MRC_EXT_PROBE)
 		len += MRC_PROBE_LEN;
+	if (ext & MRC_EXT_PLANES)
+		len += MRC_PLANE_STATE_LEN;
 	return len;
 }
 
@@ -244,6 +250,26 @@ static enum mrc_drop_reason mrc_check_ack(const struct mrc_pkt *pkt)
 	return MRC_DROP_NONE;
 }
 
+/*
+ * A plane state names at least one plane and at most what the mask holds,
+ * marks only planes the sender has, and leaves at least one of them up: it
+ * came in on one. Outside a sequenced stream, its PSN is 0.
+ */
+static enum mrc_drop_reason mrc_check_plane_state(const struct mrc_pkt *pkt)
+{
+	const struct mrc_plane_state *s = &pkt->plane_state;
+	u32 all;
+
+	if (pkt->hdr.psn != 0)
+		return MRC_DROP_RESERVED_SET;
+	if (s->n_planes == 0 || s->n_planes > MRC_WIRE_MAX_PLANES)
+		return MRC_DROP_BAD_PLANES;
+	all = (1u << s->n_planes) - 1;
+	if (s->down_mask & ~all || s->down_mask == all)
+		return MRC_DROP_BAD_PLANES;
+	return MRC_DROP_NONE;
+}
+
 /**
  * mrc_pkt_check() - validate the header fields of a host-order packet
  * @pkt: the packet
@@ -276,6 +302,8 @@ enum mrc_drop_reason mrc_pkt_check(const struct mrc_pkt *pkt)
 		return mrc_check_msgh(pkt, info);
 	if (info->ext & MRC_EXT_ACK)
 		return mrc_check_ack(pkt);
+	if (info->ext & MRC_EXT_PLANES)
+		return mrc_check_plane_state(pkt);
 	return MRC_DROP_NONE;
 }
 
@@ -396,6 +424,13 @@ int mrc_encode(u8 *buf, size_t buflen, const struct mrc_pkt *pkt)
 		p = mrc_wr32(p, pkt->probe.ev);
 		p = mrc_wr32(p, 0);
 	}
+	if (ext & MRC_EXT_PLANES) {
+		p = mrc_wr32(p, pkt->plane_state.seq);
+		p = mrc_wr8(p, pkt->plane_state.n_planes);
+		p = mrc_wr8(p, pkt->plane_state.down_mask);
+		p = mrc_wr8(p, 0);
+		p = mrc_wr8(p, 0);
+	}
 	return (int)len;
 }
 
@@ -460,8 +495,14 @@ static enum mrc_drop_reason mrc_decode_ext(const u8 *p, u32 ext,
 		p = mrc_rd32(p, &pkt->probe.id);
 		p = mrc_rd32(p, &pkt->probe.ts);
 		p = mrc_rd32(p, &pkt->probe.ev);
-		mrc_rd32(p, &v);
+		p = mrc_rd32(p, &v);
 		rsvd |= v;
+	}
+	if (ext & MRC_EXT_PLANES) {
+		p = mrc_rd32(p, &pkt->plane_state.seq);
+		pkt->plane_state.n_planes = p[0];
+		pkt->plane_state.down_mask = p[1];
+		rsvd |= mrc_get_be16(p + 2);
 	}
 	return rsvd ? MRC_DROP_RESERVED_SET : MRC_DROP_NONE;
 }

@@ -28,6 +28,7 @@
 #define MRC_ORIG_LEN		8	/* original value */
 #define MRC_ACK_FIXED_LEN	24	/* ACK/NAK header without SACK words */
 #define MRC_PROBE_LEN		16
+#define MRC_PLANE_STATE_LEN	8	/* sequence, planes, down mask */
 #define MRC_DETH_LEN		8	/* Q_Key, reserved */
 #define MRC_SACK_WORD_LEN	8
 
@@ -56,6 +57,9 @@
 /* Atomic operations act on exactly 8 bytes. */
 #define MRC_ATOMIC_OPERAND_LEN	8
 
+/* Planes a PLANE_STATE can describe: bits of its down mask. */
+#define MRC_WIRE_MAX_PLANES	8
+
 #define MRC_QPN_MASK		0x00ffffffu
 #define MRC_RNR_TIMER_MAX	31
 
@@ -77,6 +81,8 @@ enum mrc_opcode {
 	MRC_OP_NAK		= 0x11,
 	MRC_OP_PROBE		= 0x20,
 	MRC_OP_PROBE_REPLY	= 0x21,
+	MRC_OP_PLANE_STATE	= 0x22,	/* "do not send to me on these planes" */
+	MRC_OP_PLANE_STATE_ACK	= 0x23,
 	MRC_OP_UD_SEND		= 0x30,	/* a datagram of a UD or GSI QP */
 	MRC_OP_UD_SEND_IMM	= 0x31,
 	MRC_OP_MAX		= MRC_OP_UD_SEND_IMM,
@@ -118,6 +124,7 @@ enum mrc_syndrome {
 #define MRC_EXT_ACK		0x20
 #define MRC_EXT_PROBE		0x40
 #define MRC_EXT_DETH		0x80	/* first on the wire, see below */
+#define MRC_EXT_PLANES		0x100
 
 /*
  * Why mrc_decode() refused a packet. mrc_decode() returns the negated
@@ -134,6 +141,7 @@ enum mrc_drop_reason {
 	MRC_DROP_BAD_OFFSET,	/* offset + payload outside the message */
 	MRC_DROP_BAD_SACK,	/* more than MRC_SACK_MAX_WORDS SACK words */
 	MRC_DROP_BAD_SYNDROME,	/* ACK/NAK syndrome or RNR timer invalid */
+	MRC_DROP_BAD_PLANES,	/* PLANE_STATE plane count or mask invalid */
 	MRC_DROP_REASON_COUNT,
 };
 
@@ -239,6 +247,21 @@ struct mrc_probe {
 };
 
 /**
+ * struct mrc_plane_state - the PLANE_STATE and PLANE_STATE_ACK header
+ * @seq: the sender's sequence number of this state (serial arithmetic);
+ *	the ACK echoes it
+ * @n_planes: planes of the sender, 1..MRC_WIRE_MAX_PLANES
+ * @down_mask: bit p set: do not send to the sender on plane p. Only bits
+ *	below @n_planes, and never all of them (the message itself came in
+ *	on a plane that works). The ACK echoes the mask it applied.
+ */
+struct mrc_plane_state {
+	u32 seq;
+	u8 n_planes;
+	u8 down_mask;
+};
+
+/**
  * struct mrc_pkt - a packet's headers, host order
  * @hdr: base header
  * @msgh: MRC_EXT_MSGH
@@ -248,6 +271,7 @@ struct mrc_probe {
  * @orig: MRC_EXT_ORIG: original value at the atomic's address
  * @ack: MRC_EXT_ACK
  * @probe: MRC_EXT_PROBE
+ * @plane_state: MRC_EXT_PLANES
  * @qkey: MRC_EXT_DETH: the Q_Key the sender resolved for the datagram; the
  *	receiving QP accepts only its own
  * @ext: MRC_EXT_* parts present (set by mrc_decode(); mrc_encode() uses
@@ -269,6 +293,7 @@ struct mrc_pkt {
 	u64 orig;
 	struct mrc_ack ack;
 	struct mrc_probe probe;
+	struct mrc_plane_state plane_state;
 	u32 qkey;
 	u32 ext;
 	u32 payload_off;
