@@ -243,7 +243,13 @@ sw_trims=$(switch_delta "$B" "$A" trimmed $RECEIVER)
 ktap_check "incast_trimming_trims" sh -c "[ $sw_trims -gt 0 ] && [ $(delta "$B" "$A" trims $RECEIVER) -gt 0 ]"
 # Each trim is seen once: the switch's count arrives at the receiver, whose
 # NAKs arrive at the senders, which retransmit once per NAK and for nothing
-# else (no loss, no timeout); and nothing arrived twice.
+# else (no loss, no timeout); and nothing arrived twice. These raw counters
+# are the right quantities only together with dups = 0 and retx = naks: h1
+# counts a trimmed copy of a PSN it already has as a trim (and a duplicate,
+# re-ACKed, not NAKed), and a sender counts a NAK it ignores (PSN no longer
+# in flight, or a copy older than its current transmission) as a trim too;
+# both follow only a retransmission no trim asked for, which fails this
+# check anyway (Documentation/congestion.rst, "The incast test").
 each_trim_one_retransmit()
 {
 	local rx_trims naks retx dups

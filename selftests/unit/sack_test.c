@@ -691,6 +691,14 @@ static void tx_path_evidence(void)
 		CHECK_EQ(tx_sack_one(&t, 0, p, &res), MRC_TX_ACK_OK);
 	CHECK_EQ(tx_state(&t, 0), MRC_TX_IN_FLIGHT);
 	CHECK_EQ(mrc_tx_lost_count(&t), 0);
+
+	/* a NAK for the copy sent at 1000 is stale: 0 was resent at 2000 */
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000), MRC_TX_NAK_IGNORED);
+	CHECK_EQ(tx_state(&t, 0), MRC_TX_IN_FLIGHT);
+	/* one for the copy sent at 2000 (or later: clock skew of the stamp) */
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 2001), MRC_TX_NAK_MARKED);
+	CHECK_EQ(tx_state(&t, 0), MRC_TX_LOST);
+	CHECK_EQ(mrc_tx_slot(&t, 0)->cause, MRC_TX_CAUSE_TRIMMED);
 }
 
 static void tx_trimmed_nak(void)

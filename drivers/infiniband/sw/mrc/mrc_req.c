@@ -1308,7 +1308,8 @@ static void mrc_req_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	 * delivers nothing.
 	 */
 	mrc_tx_set_path_evidence(&req->tracker, true, mrc_req_rto_us(qp));
-	if (mrc_tx_on_nak_trimmed(&req->tracker, psn) != MRC_TX_NAK_MARKED)
+	if (mrc_tx_on_nak_trimmed_echo(&req->tracker, psn,
+				       pkt->ack.ts_echo) != MRC_TX_NAK_MARKED)
 		return;
 	if (!req->cc_enabled)
 		return;

@@ -580,6 +580,16 @@ int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn)
 	return tx_on_nak(t, psn, MRC_TX_CAUSE_TRIMMED);
 }
 
+int mrc_tx_on_nak_trimmed_echo(struct mrc_tx_tracker *t, u32 psn,
+			       u32 ts_echo)
+{
+	psn = mrc_psn(psn);
+	if (tx_outstanding(t, psn) &&
+	    (s32)((u32)t->slots[tx_idx(t, psn)].sent_at - ts_echo) > 0)
+		return MRC_TX_NAK_IGNORED;
+	return tx_on_nak(t, psn, MRC_TX_CAUSE_TRIMMED);
+}
+
 int mrc_tx_on_nak_rnr(struct mrc_tx_tracker *t, u32 psn)
 {
 	return tx_on_nak(t, psn, MRC_TX_CAUSE_RNR);

@@ -393,6 +393,17 @@ enum mrc_tx_nak_status {
  */
 int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn);
 
+/*
+ * As mrc_tx_on_nak_trimmed(), for a NAK that echoes @ts_echo, the low 32
+ * bits of the caller's clock when the trimmed copy was sent. A NAK for a
+ * copy sent before the PSN's current transmission is stale: that
+ * transmission already replaces the trimmed copy (the loss rule declared
+ * it lost first), and a second retransmission would arrive twice.
+ * Returns MRC_TX_NAK_IGNORED for it.
+ */
+int mrc_tx_on_nak_trimmed_echo(struct mrc_tx_tracker *t, u32 psn,
+			       u32 ts_echo);
+
 /* The same for an RNR NAK (cause MRC_TX_CAUSE_RNR): the path delivered. */
 int mrc_tx_on_nak_rnr(struct mrc_tx_tracker *t, u32 psn);
 
