@@ -95,7 +95,9 @@ snapshot()	# FILE
 	local h c
 	for h in $RECEIVER $SENDERS; do
 		for c in trims retransmits timeouts ev_retired tx_packets \
-			duplicates rx_drop_out_of_window; do
+			duplicates rx_drop_out_of_window retransmits_trim \
+			retransmits_loss retransmits_timeout cc_decreases \
+			cc_quick_adapts; do
 			echo "$h $c $(counter "$h" "$c")"
 		done
 	done >"$1"
@@ -188,7 +190,12 @@ summary()	# NAME
 	echo "senders: timeouts $(delta "$b" "$a" timeouts $SENDERS)" \
 		"retransmits $(delta "$b" "$a" retransmits $SENDERS)" \
 		"NAKs(trimmed) $(delta "$b" "$a" trims $SENDERS)" \
-		"ev_retired $(delta "$b" "$a" ev_retired $SENDERS);" \
+		"ev_retired $(delta "$b" "$a" ev_retired $SENDERS)" \
+		"retransmits_trim $(delta "$b" "$a" retransmits_trim $SENDERS)" \
+		"retransmits_loss $(delta "$b" "$a" retransmits_loss $SENDERS)" \
+		"retransmits_timeout $(delta "$b" "$a" retransmits_timeout $SENDERS)" \
+		"cc_decreases $(delta "$b" "$a" cc_decreases $SENDERS)" \
+		"cc_quick_adapts $(delta "$b" "$a" cc_quick_adapts $SENDERS);" \
 		"receiver: trims $(delta "$b" "$a" trims $RECEIVER)" \
 		"duplicates $(delta "$b" "$a" duplicates $RECEIVER);" \
 		"switch ports to $RECEIVER: trimmed $(switch_delta "$b" "$a" trimmed $RECEIVER)" \
@@ -209,11 +216,22 @@ assumed_bad()	# NAME
 		END { print n + 0 }' "$tmp/$1.paths"
 }
 
-ktap_begin 10
+ktap_begin 11
 ktap_check "fabric_up_trimming" "$FABRIC" up --rate "$RATE" --trim \
 	--queue "$QUEUE"
+# NSCC on every host of the fabric (Documentation/congestion.rst): a queue
+# pair copies its device's CC profile at RTR, so this holds for both runs,
+# the trimming one and the drop-tail one.
+nscc_everywhere()
+{
+	local n
+	for n in 1 2 3 4 5 6 7 8; do
+		"$MRC_TOP/tools/mrcctl/mrcctl" cc "mrch$n" enable || return 1
+	done
+}
+ktap_check "nscc_enabled_on_every_host" nscc_everywhere
 ktap_info "ports toward hosts: $RATE, queue $QUEUE B; $(echo $SENDERS | wc -w) senders to $RECEIVER," \
-	"$TRANSFERS transfers each (1 B to 4 MiB), 2 in flight"
+	"$TRANSFERS transfers each (1 B to 4 MiB), 2 in flight; NSCC on in both runs"
 
 # ---- with trimming ----
 ktap_check "incast_trimming_completes_intact" run_incast trim
@@ -225,7 +243,13 @@ sw_trims=$(switch_delta "$B" "$A" trimmed $RECEIVER)
 ktap_check "incast_trimming_trims" sh -c "[ $sw_trims -gt 0 ] && [ $(delta "$B" "$A" trims $RECEIVER) -gt 0 ]"
 # Each trim is seen once: the switch's count arrives at the receiver, whose
 # NAKs arrive at the senders, which retransmit once per NAK and for nothing
-# else (no loss, no timeout); and nothing arrived twice.
+# else (no loss, no timeout); and nothing arrived twice. These raw counters
+# are the right quantities only together with dups = 0 and retx = naks: h1
+# counts a trimmed copy of a PSN it already has as a trim (and a duplicate,
+# re-ACKed, not NAKed), and a sender counts a NAK it ignores (PSN no longer
+# in flight, or a copy older than its current transmission) as a trim too;
+# both follow only a retransmission no trim asked for, which fails this
+# check anyway (Documentation/congestion.rst, "The incast test").
 each_trim_one_retransmit()
 {
 	local rx_trims naks retx dups

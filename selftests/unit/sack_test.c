@@ -635,6 +635,72 @@ static void tx_loss_rule_uses_send_order(void)
 	CHECK_EQ(mrc_tx_slot(&t, 0)->cause, MRC_TX_CAUSE_REORDER);
 }
 
+/*
+ * Path-evidence mode: the count rule alone no longer declares a loss; the
+ * transmission's own EV must have delivered something sent after it, or it
+ * must be older than the reorder time.
+ */
+static void tx_path_evidence(void)
+{
+	struct mrc_tx_tracker t;
+	struct mrc_tx_ack_result res;
+
+	for (int mode = 0; mode < 3; mode++) {
+		CHECK(mrc_tx_init(&t, slots, 64, 0));
+		mrc_tx_set_reorder_tolerance(&t, 2);
+		/* off; on without age bound; on with a bound of 4000 */
+		if (mode)
+			mrc_tx_set_path_evidence(&t, true,
+						 mode == 2 ? 4000 : 0);
+		CHECK_EQ(mrc_tx_send(&t, 1, 1000, 0), 0);	/* EV 1 */
+		CHECK_EQ(mrc_tx_send(&t, 2, 1000, 0), 1);	/* EV 2 */
+		CHECK_EQ(mrc_tx_send(&t, 2, 1000, 0), 2);
+		CHECK_EQ(mrc_tx_send(&t, 2, 1000, 0), 3);
+		/* 2 and 3 delivered (at 5000): the count rule holds for 0, 1 */
+		CHECK_EQ(tx_sack_one(&t, 0, 2, &res), MRC_TX_ACK_OK);
+		CHECK_EQ(tx_sack_one(&t, 0, 3, &res), MRC_TX_ACK_OK);
+		/* 1's EV delivered later ones: lost in every mode */
+		CHECK_EQ(tx_state(&t, 1), MRC_TX_LOST);
+		CHECK_EQ(mrc_tx_slot(&t, 1)->cause, MRC_TX_CAUSE_REORDER);
+		/* 0's EV delivered nothing: lost by count, or by age 4000 */
+		CHECK_EQ(tx_state(&t, 0),
+			 mode == 1 ? MRC_TX_IN_FLIGHT : MRC_TX_LOST);
+		if (mode != 1)
+			continue;
+		/* a later packet on EV 1 delivered: now 0 is lost */
+		CHECK_EQ(mrc_tx_send(&t, 1, 1000, 0), 4);
+		CHECK_EQ(tx_sack_one(&t, 0, 4, &res), MRC_TX_ACK_OK);
+		CHECK_EQ(res.lost_count, 1);
+		CHECK_EQ(res.lost[0].psn, 0);
+		CHECK_EQ(res.lost[0].ev, 1);
+		CHECK_EQ(tx_state(&t, 0), MRC_TX_LOST);
+	}
+
+	/* a trimmed PSN, NAKed and resent, is never declared lost by others */
+	CHECK(mrc_tx_init(&t, slots, 64, 0));
+	mrc_tx_set_reorder_tolerance(&t, 2);
+	mrc_tx_set_path_evidence(&t, true, 0);
+	for (u32 i = 0; i < 6; i++)
+		mrc_tx_send(&t, i % 2, 1000, 0);
+	CHECK_EQ(mrc_tx_on_nak_trimmed(&t, 0), MRC_TX_NAK_MARKED);
+	CHECK(mrc_tx_resend(&t, 0, 1, 2000));	/* now on EV 1 */
+	/* three sent after it on EV 0 and delivered: no evidence on EV 1 */
+	for (u32 i = 6; i < 9; i++)
+		CHECK_EQ(mrc_tx_send(&t, 0, 2000, 0), i);
+	for (u32 p = 1; p < 9; p++)
+		CHECK_EQ(tx_sack_one(&t, 0, p, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(tx_state(&t, 0), MRC_TX_IN_FLIGHT);
+	CHECK_EQ(mrc_tx_lost_count(&t), 0);
+
+	/* a NAK for the copy sent at 1000 is stale: 0 was resent at 2000 */
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000), MRC_TX_NAK_IGNORED);
+	CHECK_EQ(tx_state(&t, 0), MRC_TX_IN_FLIGHT);
+	/* one for the copy sent at 2000 (or later: clock skew of the stamp) */
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 2001), MRC_TX_NAK_MARKED);
+	CHECK_EQ(tx_state(&t, 0), MRC_TX_LOST);
+	CHECK_EQ(mrc_tx_slot(&t, 0)->cause, MRC_TX_CAUSE_TRIMMED);
+}
+
 static void tx_trimmed_nak(void)
 {
 	struct mrc_tx_tracker t;
@@ -1166,6 +1232,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(tx_no_false_loss_below_tolerance),
 	KTAP_CASE(tx_loss_rule_uses_send_order),
 	KTAP_CASE(tx_trimmed_nak),
+	KTAP_CASE(tx_path_evidence),
 	KTAP_CASE(tx_timeout),
 	KTAP_CASE(tx_stale_and_invalid_acks),
 	KTAP_CASE(tx_retransmit_order),

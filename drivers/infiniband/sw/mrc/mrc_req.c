@@ -1300,7 +1300,16 @@ static void mrc_req_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	u32 actions;
 
 	mrc_stats_inc(mdev, MRC_CNT_TRIMS);
-	if (mrc_tx_on_nak_trimmed(&req->tracker, psn) != MRC_TX_NAK_MARKED)
+	/*
+	 * The fabric trims: from now on its congestion shows as trims, and
+	 * EVs through unequal queues overtake each other far beyond the
+	 * reorder tolerance. A loss then needs evidence from the EV itself
+	 * (mrc_tx_set_path_evidence()), or an RTO of age for an EV that
+	 * delivers nothing.
+	 */
+	mrc_tx_set_path_evidence(&req->tracker, true, mrc_req_rto_us(qp));
+	if (mrc_tx_on_nak_trimmed_echo(&req->tracker, psn,
+				       pkt->ack.ts_echo) != MRC_TX_NAK_MARKED)
 		return;
 	if (!req->cc_enabled)
 		return;

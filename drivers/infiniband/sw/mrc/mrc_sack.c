@@ -312,6 +312,13 @@ bool mrc_tx_init(struct mrc_tx_tracker *t, struct mrc_tx_slot *slots,
 	return true;
 }
 
+void mrc_tx_set_path_evidence(struct mrc_tx_tracker *t, bool on,
+			      u64 reorder_time)
+{
+	t->path_evidence = on;
+	t->reorder_time = reorder_time;
+}
+
 void mrc_tx_set_reorder_tolerance(struct mrc_tx_tracker *t, u32 tolerance)
 {
 	if (tolerance < 1)
@@ -418,6 +425,8 @@ static void tx_delivered(struct mrc_tx_tracker *t, u32 idx,
 		ctx->res->spurious_count++;
 	}
 	tx_heap_push(t, s->seq);
+	if (s->ev < MRC_TX_EV_TRACKED && s->seq >= t->ev_delivered[s->ev])
+		t->ev_delivered[s->ev] = s->seq + 1;
 	if (!ctx->newest || s->seq > ctx->newest->seq)
 		ctx->newest = s;
 }
@@ -443,6 +452,21 @@ static bool tx_sack_fits(const u64 *words, unsigned int nwords, u32 limit)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * The count rule holds for in-flight @s; in path-evidence mode, has its EV
+ * delivered something sent after it, or has it waited past reorder_time?
+ */
+static bool tx_loss_evidence(const struct mrc_tx_tracker *t,
+			     const struct mrc_tx_slot *s, u64 now)
+{
+	if (!t->path_evidence || s->ev >= MRC_TX_EV_TRACKED)
+		return true;
+	if (t->ev_delivered[s->ev] > s->seq + 1)
+		return true;
+	return t->reorder_time && now >= s->sent_at &&
+	       now - s->sent_at >= t->reorder_time;
 }
 
 int mrc_tx_on_ack(struct mrc_tx_tracker *t, u32 cum_psn,
@@ -509,10 +533,13 @@ int mrc_tx_on_ack(struct mrc_tx_tracker *t, u32 cum_psn,
 	/* Loss rule, oldest transmission first. */
 	if (t->heap_len >= t->reorder_tolerance) {
 		u64 threshold = t->heap[0];
+		u32 next;
 
-		while (t->head != MRC_TX_NIL &&
-		       t->slots[t->head].seq < threshold) {
-			idx = t->head;
+		for (idx = t->head; idx != MRC_TX_NIL &&
+		     t->slots[idx].seq < threshold; idx = next) {
+			next = t->slots[idx].next;
+			if (!tx_loss_evidence(t, &t->slots[idx], now))
+				continue;
 			psn = tx_idx_psn(t, idx);
 			if (res->lost_reported < MRC_TX_ACK_MAX_LOST) {
 				res->lost[res->lost_reported].psn = psn;
@@ -550,6 +577,16 @@ static int tx_on_nak(struct mrc_tx_tracker *t, u32 psn,
 
 int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn)
 {
+	return tx_on_nak(t, psn, MRC_TX_CAUSE_TRIMMED);
+}
+
+int mrc_tx_on_nak_trimmed_echo(struct mrc_tx_tracker *t, u32 psn,
+			       u32 ts_echo)
+{
+	psn = mrc_psn(psn);
+	if (tx_outstanding(t, psn) &&
+	    (s32)((u32)t->slots[tx_idx(t, psn)].sent_at - ts_echo) > 0)
+		return MRC_TX_NAK_IGNORED;
 	return tx_on_nak(t, psn, MRC_TX_CAUSE_TRIMMED);
 }
 

@@ -142,6 +142,12 @@ static inline u32 mrc_rx_missing(const struct mrc_rx_window *w)
 #define MRC_TX_REORDER_DEFAULT	3
 #define MRC_TX_REORDER_MAX	128
 
+/*
+ * EVs below this have their newest delivered transmission tracked, for the
+ * path-evidence mode of the loss rule (mrc_tx_set_path_evidence()).
+ */
+#define MRC_TX_EV_TRACKED	256u
+
 /* Returned by mrc_tx_send() when the window is full. */
 #define MRC_TX_PSN_NONE		0xffffffffu
 
@@ -218,6 +224,15 @@ struct mrc_tx_tracker {
 	 */
 	u32 heap_len;
 	u64 heap[MRC_TX_REORDER_MAX];
+	/*
+	 * Path-evidence mode (mrc_tx_set_path_evidence()): when set, the
+	 * loss rule also wants a later transmission delivered on the same
+	 * EV, or the transmission older than reorder_time (0: no age bound).
+	 */
+	bool path_evidence;
+	u64 reorder_time;
+	/* Per EV, sequence number of its newest delivered transmission + 1. */
+	u64 ev_delivered[MRC_TX_EV_TRACKED];
 };
 
 #define MRC_TX_NIL		0xffffffffu
@@ -236,6 +251,20 @@ bool mrc_tx_init(struct mrc_tx_tracker *t, struct mrc_tx_slot *slots,
  * makes detection more conservative until enough new deliveries are seen.
  */
 void mrc_tx_set_reorder_tolerance(struct mrc_tx_tracker *t, u32 tolerance);
+
+/*
+ * Path-evidence mode of the loss rule, for fabrics that trim instead of
+ * dropping: there, an EV's packets stay in order (one path, FIFO queues)
+ * and congestion shows as trims, but EVs through unequal queues overtake
+ * each other by far more than any reorder tolerance. With @on, a
+ * transmission the count rule would declare lost is declared lost only
+ * when a transmission sent after it on the same EV was delivered (its EV
+ * did lose it), or once it is older than @reorder_time (caller's clock
+ * units; 0: never by age), which still catches an EV that delivers
+ * nothing at all. EVs at or above MRC_TX_EV_TRACKED keep the count rule.
+ */
+void mrc_tx_set_path_evidence(struct mrc_tx_tracker *t, bool on,
+			      u64 reorder_time);
 
 static inline bool mrc_tx_can_send(const struct mrc_tx_tracker *t)
 {
@@ -363,6 +392,17 @@ enum mrc_tx_nak_status {
  * congestion, not a path failure (cause MRC_TX_CAUSE_TRIMMED).
  */
 int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn);
+
+/*
+ * As mrc_tx_on_nak_trimmed(), for a NAK that echoes @ts_echo, the low 32
+ * bits of the caller's clock when the trimmed copy was sent. A NAK for a
+ * copy sent before the PSN's current transmission is stale: that
+ * transmission already replaces the trimmed copy (the loss rule declared
+ * it lost first), and a second retransmission would arrive twice.
+ * Returns MRC_TX_NAK_IGNORED for it.
+ */
+int mrc_tx_on_nak_trimmed_echo(struct mrc_tx_tracker *t, u32 psn,
+			       u32 ts_echo);
 
 /* The same for an RNR NAK (cause MRC_TX_CAUSE_RNR): the path delivered. */
 int mrc_tx_on_nak_rnr(struct mrc_tx_tracker *t, u32 psn);
