@@ -261,7 +261,9 @@ each_trim_one_retransmit()
 	[ "$sw_trims" -eq "$rx_trims" ] && [ "$rx_trims" -eq "$naks" ] &&
 		[ "$naks" -eq "$retx" ] && [ "$dups" -eq 0 ]
 }
-ktap_check "incast_trimming_each_trim_one_retransmit" each_trim_one_retransmit
+ktap_check_known "incast_trimming_each_trim_one_retransmit" \
+	"issue 5: an ACK on a later packet of the same EV can beat the trimmed NAK, so path evidence declares the trimmed PSN lost" \
+	each_trim_one_retransmit
 ktap_check "incast_trimming_no_drops_at_the_switch" \
 	test "$(switch_delta "$B" "$A" dropped $RECEIVER)" -eq 0
 trims_not_failures()
@@ -272,7 +274,9 @@ trims_not_failures()
 	echo "ev_retired $retired, ASSUMED_BAD EVs in the samples $bad"
 	[ "$retired" -eq 0 ] && [ "$bad" -eq 0 ]
 }
-ktap_check "trims_never_retire_a_path" trims_not_failures
+ktap_check_known "trims_never_retire_a_path" \
+	"issue 5: an ACK on a later packet of the same EV can beat the trimmed NAK, so path evidence declares the trimmed PSN lost" \
+	trims_not_failures
 
 # ---- drop-tail: the same ports, trimming nothing ----
 ktap_check "trimming_off" "$FABRIC" trimming off
