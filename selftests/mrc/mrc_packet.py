@@ -98,7 +98,7 @@ KINDS = {
     "bad_version": lambda: [base(OP["ACK"], byte0=b) + ack()
                             for b in (0x00, 0x20, 0xf0)],
     "bad_opcode": lambda: [base(op) + bytes(56) for op in
-                           (0x00, 0x0a, 0x12, 0x22, 0xff)],
+                           (0x00, 0x0a, 0x12, 0x24, 0xff)],
     "reserved_set": lambda: [
         base(OP["ACK"], byte0=0x11) + ack(),            # byte 0 bits 3..0
         base(OP["ACK"], byte3=1) + ack(),               # byte 3
