@@ -56,15 +56,24 @@ ktap_skip()	# NAME WHY
 	echo "ok $ktap_case_number $1 # SKIP $2"
 }
 
+# Runs COMMAND..., showing what it prints as diagnostics; its status.
+ktap_run_case()
+{
+	local out status
+	out=$("$@" 2>&1)
+	status=$?
+	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/# /'
+	return $status
+}
+
 # ktap_check NAME COMMAND...: one case, passing when COMMAND succeeds. What
 # COMMAND prints is shown as diagnostics.
 ktap_check()
 {
-	local name=$1 out status
+	local name=$1 status
 	shift
-	out=$("$@" 2>&1)
+	ktap_run_case "$@"
 	status=$?
-	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/# /'
 	if [ $status -eq 0 ]; then
 		ktap_pass "$name"
 	else
@@ -76,12 +85,9 @@ ktap_check()
 # known one (ktap_xfail, WHY names the open issue). A pass is still a pass.
 ktap_check_known()
 {
-	local name=$1 why=$2 out status
+	local name=$1 why=$2
 	shift 2
-	out=$("$@" 2>&1)
-	status=$?
-	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/# /'
-	if [ $status -eq 0 ]; then
+	if ktap_run_case "$@"; then
 		ktap_pass "$name"
 	else
 		ktap_xfail "$name" "$why"
