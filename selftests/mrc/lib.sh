@@ -177,3 +177,56 @@ run_client_server()
 	echo "client exit $cstatus, server exit $sstatus"
 	[ $cstatus -eq 0 ] && [ $sstatus -eq 0 ]
 }
+
+# A KTAP case NAME on what `mrc-fabric flap --every PERIOD_MS` printed into
+# FILE. Passes when the mean interval between downs is within 10 % of
+# PERIOD_MS, no slot was skipped and no interval exceeded 1.5 x PERIOD_MS.
+# Skips, with the figures, when the machine did not run the flapper in time:
+# a slot skipped (its down toggle was over half the down time late), or a
+# long interval within what its late wake-ups and slow toggles explain
+# (flap schedules against absolute deadlines, so those are the only
+# causes). Fails when FILE has no figures or fewer than 2 flaps,
+# when the mean is off with no slot skipped, or an interval exceeds what
+# lateness explains: then the schedule itself is wrong.
+mrc_flap_period_case()	# NAME FILE PERIOD_MS
+{
+	local verdict
+	sed 's/^/# /' "$2"
+	verdict=$(awk -v p="$3" '
+		/ flaps of .* achieved/ {
+			n = $1
+			for (i = 1; i <= NF; i++) {
+				if (mean == "" && $(i + 1) == "ms" && $(i + 2) ~ /^achieved/)
+					mean = $i
+				if ($i == "interval") worst = $(i + 1)
+				if ($(i + 1) == "slots") skipped = $i
+			}
+		}
+		/^flap timing:/ {
+			for (i = 1; i <= NF; i++) {
+				if ($i == "wake-ups") late = $(i + 3)
+				if ($i == "toggles") cost = $(i + 3)
+			}
+		}
+		END {
+			if (n < 2 || mean == "" || worst == "" || skipped == "") {
+				print "fail no flap figures (fewer than 2 flaps?)"
+				exit
+			}
+			fig = sprintf("%d flaps, mean %s ms, worst interval %s ms for %d ms asked, %d slots skipped, wake-ups up to %s ms late, toggles up to %s ms", n, mean, worst, p, skipped, late, cost)
+			off = mean - p; if (off < 0) off = -off
+			if (off <= p / 10 && skipped == 0 && worst <= 1.5 * p)
+				print "pass " fig
+			else if (skipped == 0 && off > p / 10)
+				print "fail the mean is off with no slot skipped: " fig
+			else if (skipped == 0 && worst > p + late + cost + 5)
+				print "fail an interval longer than lateness explains: " fig
+			else
+				print "skip the machine did not run the flapper in time: " fig
+		}' "$2")
+	case $verdict in
+	pass*)	echo "# ${verdict#pass }"; ktap_pass "$1" ;;
+	skip*)	ktap_skip "$1" "${verdict#skip }" ;;
+	*)	ktap_fail "$1" "${verdict#fail }" ;;
+	esac
+}
