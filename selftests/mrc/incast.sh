@@ -106,7 +106,8 @@ snapshot()	# FILE
 	# Every counter of the receiver, for the record.
 	rdma statistic show link "mrc$RECEIVER/1" | tr -s ' ' '\n' | paste - - |
 		awk 'NR > 1 { print "rx:" $1, $2 }' >"$1.rx"
-	# Switch ports: SWITCH PORT forwarded N trimmed N dropped N marked N.
+	# Switch ports: SWITCH PORT forwarded N trimmed N dropped N marked N
+	# other N (other: not MRC, passed outside the queue).
 	"$FABRIC" trimstats >"$1.switch"
 }
 
@@ -200,7 +201,8 @@ summary()	# NAME
 		"duplicates $(delta "$b" "$a" duplicates $RECEIVER);" \
 		"switch ports to $RECEIVER: trimmed $(switch_delta "$b" "$a" trimmed $RECEIVER)" \
 		"dropped $(switch_delta "$b" "$a" dropped $RECEIVER)" \
-		"forwarded $(switch_delta "$b" "$a" forwarded $RECEIVER);" \
+		"forwarded $(switch_delta "$b" "$a" forwarded $RECEIVER)" \
+		"other $(switch_delta "$b" "$a" other $RECEIVER);" \
 		"backlog drops $(delta "$b" "$a" backlog_drops all)," \
 		"$RECEIVER UDP checksum errors $(delta "$b" "$a" udp6_csum_errors $RECEIVER)"
 	# The receiver's counters that moved.
