@@ -106,7 +106,8 @@ snapshot()	# FILE
 	# Every counter of the receiver, for the record.
 	rdma statistic show link "mrc$RECEIVER/1" | tr -s ' ' '\n' | paste - - |
 		awk 'NR > 1 { print "rx:" $1, $2 }' >"$1.rx"
-	# Switch ports: SWITCH PORT forwarded N trimmed N dropped N marked N.
+	# Switch ports: SWITCH PORT forwarded N trimmed N dropped N marked N
+	# other N (other: not MRC, passed outside the queue).
 	"$FABRIC" trimstats >"$1.switch"
 }
 
@@ -200,7 +201,8 @@ summary()	# NAME
 		"duplicates $(delta "$b" "$a" duplicates $RECEIVER);" \
 		"switch ports to $RECEIVER: trimmed $(switch_delta "$b" "$a" trimmed $RECEIVER)" \
 		"dropped $(switch_delta "$b" "$a" dropped $RECEIVER)" \
-		"forwarded $(switch_delta "$b" "$a" forwarded $RECEIVER);" \
+		"forwarded $(switch_delta "$b" "$a" forwarded $RECEIVER)" \
+		"other $(switch_delta "$b" "$a" other $RECEIVER);" \
 		"backlog drops $(delta "$b" "$a" backlog_drops all)," \
 		"$RECEIVER UDP checksum errors $(delta "$b" "$a" udp6_csum_errors $RECEIVER)"
 	# The receiver's counters that moved.
@@ -238,7 +240,7 @@ ktap_check "incast_trimming_completes_intact" run_incast trim
 B=$tmp/trim.before A=$tmp/trim.after
 summary trim | sed "s/^/# /"
 ktap_check_known "incast_trimming_no_timeouts" \
-	"issue 5: the trimming run still has a few retransmit timeouts (2 in CI run ci12, where a trimming port also dropped 1 packet); cause not found yet" \
+	"issue 5: 1 retransmit timeout per trimming run remains with no switch drop (2 lab runs after the hole-closing ACK fix); suspected: an in-order tail without ACK_REQ after which the requester stops sending, or an ACK later than the 1.07 s RTO on the loaded emulator" \
 	test "$(delta "$B" "$A" timeouts $SENDERS $RECEIVER)" -eq 0
 sw_trims=$(switch_delta "$B" "$A" trimmed $RECEIVER)
 ktap_check "incast_trimming_trims" sh -c "[ $sw_trims -gt 0 ] && [ $(delta "$B" "$A" trims $RECEIVER) -gt 0 ]"
@@ -265,8 +267,7 @@ each_trim_one_retransmit()
 ktap_check_known "incast_trimming_each_trim_one_retransmit" \
 	"issue 5: an ACK on a later packet of the same EV can beat the trimmed NAK, so path evidence declares the trimmed PSN lost" \
 	each_trim_one_retransmit
-ktap_check_known "incast_trimming_no_drops_at_the_switch" \
-	"issue 5: a trimming port still drops an occasional packet (1 of 32513 in CI run ci12); cause not found yet" \
+ktap_check "incast_trimming_no_drops_at_the_switch" \
 	test "$(switch_delta "$B" "$A" dropped $RECEIVER)" -eq 0
 trims_not_failures()
 {

@@ -5,7 +5,9 @@
 # receiver, at a rate far below what the sender offers. Checks that
 # trimmable MRC packets over the queue limit arrive cut to their headers
 # with a valid UDP checksum, the trimmed DSCP and the TRIMMED flag (IPv4
-# and IPv6), that other packets over the limit are dropped, that ECT
+# and IPv6), also short of the last hop of an SRv6 uSID path (the checksum
+# covers the final destination), that a packet too short to cut is trimmed
+# in place, that other packets over the limit are dropped, that ECT
 # packets get CE past the marking threshold, that packets already in the
 # priority class are never queued, that the counters match what arrived,
 # and that the port's rate holds.
@@ -50,6 +52,7 @@ cleanup()
 	ip netns del trs 2>/dev/null
 	ip netns del trw 2>/dev/null
 	ip netns del trr 2>/dev/null
+	ip netns del tru 2>/dev/null
 	umount "$MRC_TRIM_BPFFS" 2>/dev/null
 	rm -rf "$work"
 }
@@ -57,7 +60,8 @@ trap cleanup EXIT
 cleanup
 mkdir -p "$work"
 
-# trs (s0) --- (w0) trw (w1) --- (r0) trr; the program on w1.
+# trs (s0) --- (w0) trw (w1) --- (r0) trr (r1) --- (u0) tru; the program on
+# w1; tru only for the SRv6 uSID phase.
 setup()
 {
 	ip netns add trs && ip netns add trw && ip netns add trr &&
@@ -80,6 +84,28 @@ setup()
 	ip -n trr -6 route add default via fd90:2::2 &&
 	ip netns exec trw sysctl -qw net.ipv4.ip_forward=1 &&
 	ip netns exec trw sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+	# SRv6 uSIDs (F3216, block fc00:0::/32, Documentation/fabric.rst):
+	# trr is also a uSID switch, 2000, in front of tru, which owns
+	# fc00:0:5::/48, so a packet to the container fc00:0:2000:5:: crosses
+	# the trimming port one shift short of its final destination. (An End
+	# never delivers locally: the host must be a namespace of its own.)
+	ip netns add tru &&
+	ip link add r1 netns trr type veth peer name u0 netns tru &&
+	ip -n trr addr add fd90:3::2/64 dev r1 nodad &&
+	ip -n tru addr add fd90:3::1/64 dev u0 nodad &&
+	ip -n tru addr add fc00:0:5::/48 dev u0 nodad &&
+	ip -n tru link set lo up && ip -n tru link set u0 up &&
+	ip -n trr link set r1 up &&
+	ip -n tru -6 route add default via fd90:3::2 &&
+	ip -n trw -6 route add fc00:0::/32 via fd90:2::1 dev w1 &&
+	ip -n trr -6 route add fc00:0:5::/48 via fd90:3::1 dev r1 &&
+	ip -n trr link add usid0 type dummy && ip -n trr link set usid0 up &&
+	ip netns exec trr sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+	ip netns exec trr sysctl -qw net.ipv6.conf.all.seg6_enabled=1 &&
+	ip netns exec trr sysctl -qw net.ipv6.conf.r0.seg6_enabled=1 &&
+	ip -n trr -6 route add fc00:0:2000::/48 encap seg6local action End \
+		flavors next-csid lblen 32 nflen 16 dev usid0 &&
+	ip netns exec trr ping -q -c 1 -W 5 fd90:3::1 >/dev/null &&
 	# The sender computes UDP checksums in software (no CHECKSUM_PARTIAL
 	# over veth), so the receiving stack verifies every checksum, the
 	# ones the switch rewrote included.
@@ -95,6 +121,11 @@ snmp_udp()	# FIELD: the receiver's UDP MIB counter
 {
 	ip netns exec trr awk -v f="$1" '$1 == "Udp:" && !h { for (i = 2; i <= NF; i++) c[i] = $i; h = 1; next }
 		$1 == "Udp:" { for (i = 2; i <= NF; i++) if (c[i] == f) print $i }' /proc/net/snmp
+}
+
+snmp6()		# FIELD: the uSID receiver's IPv6 MIB counter (Udp6InCsumErrors...)
+{
+	ip netns exec tru awk -v f="$1" '$1 == f { print $2 }' /proc/net/snmp6
 }
 
 rx()		# PHASE KEY
@@ -150,16 +181,20 @@ check_counters()	# PHASE
 	[ "$(st "$p" marked)" -eq "$(rx "$p" ce)" ]
 }
 
-ktap_begin 14
+ktap_begin 18
 # Built on the host by make (tools); building it here, under emulation,
 # takes minutes.
 make -s -C "$top/tools/trim" >/dev/null ||
 	ktap_skip_all "cannot build tools/trim/mrc_trim.bpf.o"
 setup || ktap_skip_all "cannot build the three namespaces"
 ktap_info "namespaces ready after ${SECONDS}s"
-if ! trim -n trw attach w1 --rate $((RATE_BYTES * 8)) --queue $QUEUE \
-	--ecn $ECN_THRESHOLD --dscp $DSCP --trimmed-dscp $TRIMMED_DSCP \
-	--port $PORT --keep $KEEP; then
+attach()	# RATE_BYTES
+{
+	trim -n trw attach w1 --rate $(($1 * 8)) --queue $QUEUE \
+		--ecn $ECN_THRESHOLD --dscp $DSCP --trimmed-dscp $TRIMMED_DSCP \
+		--port $PORT --keep $KEEP --usid-block fc00:0::/32
+}
+if ! attach $RATE_BYTES; then
 	ktap_fail "attach"
 	ktap_finish
 fi
@@ -173,6 +208,7 @@ ktap_check "receiver_rejects_bad_udp_checksum" \
 	test "$(snmp_udp InCsumErrors)" -eq $((csum_before + 1))
 csum_before=$(snmp_udp InCsumErrors)
 rcvbuf_before=$(snmp_udp RcvbufErrors)
+csum6_before=$(snmp6 Udp6InCsumErrors)
 
 # Every burst from one process (python starts are slow when emulated):
 # trimmable IPv4 and IPv6, then not trimmable, then not trimmable but ECT.
@@ -180,7 +216,16 @@ rcvbuf_before=$(snmp_udp RcvbufErrors)
 	$COUNT $SIZE v4trim,4,10.90.2.1,$DSCP,0 v6trim,6,fd90:2::1,$DSCP,0 \
 	v4plain,4,10.90.2.1,0,0 v4ecn,4,10.90.2.1,0,2 \
 	v4prio,4,10.90.2.1,$TRIMMED_DSCP,0
-for p in v4trim v6trim v4plain v4ecn v4prio; do
+# IPv6 to a uSID container, received by tru: the checksum against its
+# final destination fc00:0:5::, as the mrc device sends.
+"$PYTHON" "$traffic" phases "$work" "$trim_tool" trw w1 trs tru $PORT \
+	$COUNT $SIZE v6usid,6,fc00:0:2000:5::,$DSCP,0,fc00:0:5::
+# Packets no longer than a trimmed one (KEEP bytes of UDP payload), at an
+# eighth of the rate so that even a slow python loop fills the queue.
+attach $((RATE_BYTES / 8)) &&
+	"$PYTHON" "$traffic" phases "$work" "$trim_tool" trw w1 trs trr $PORT \
+		$COUNT $KEEP v4short,4,10.90.2.1,$DSCP,0
+for p in v4trim v6trim v6usid v4plain v4ecn v4prio v4short; do
 	ktap_info "$p: sent $(cat "$work/$p.sent" 2>/dev/null);" \
 		"switch: $(tr '\n' ' ' <"$work/$p.stats" 2>/dev/null)"
 	ktap_info "$p: received: $(tr '\n' ' ' <"$work/$p.rx" 2>/dev/null)"
@@ -202,6 +247,32 @@ ktap_check "trimmed_skip_the_queue" sh -c \
 	"[ $(rx v4trim trimmed_after_last_full) -eq 0 ] && [ $(rx v6trim trimmed_after_last_full) -eq 0 ]"
 ktap_check "trimmed_udp_checksums_valid" sh -c \
 	"[ $(snmp_udp InCsumErrors) -eq $csum_before ] && [ $(snmp_udp RcvbufErrors) -eq $rcvbuf_before ]"
+
+# Trimmed one uSID short of the final destination: the receiver takes
+# every trimmed packet (a checksum against the container, the header's
+# destination at the switch, would fail at the receiver: Udp6InCsumErrors).
+ktap_check "usid_trimmed_short_of_last_hop_not_lost" \
+	check_trimmed_phase v6usid
+ktap_check "usid_trimmed_dscp_flag_and_length" check_marks v6usid
+usid_checksums_valid()
+{
+	local errors=$(($(snmp6 Udp6InCsumErrors) - csum6_before))
+	echo "receiver: $(rx v6usid trimmed) trimmed packets taken from the uSID path," \
+		"Udp6InCsumErrors +$errors"
+	[ "$errors" -eq 0 ] && [ "$(rx v6usid trimmed)" -gt 0 ] &&
+		check_counters v6usid
+}
+ktap_check "usid_trimmed_udp_checksums_valid" usid_checksums_valid
+
+# Nothing to cut: trimmed in place (flag, DSCP), never dropped.
+short_trimmed_in_place()
+{
+	local p=v4short
+	echo "$(rx $p full) whole, $(rx $p trimmed) trimmed in place of $COUNT;" \
+		"switch trimmed $(st $p trimmed), dropped $(st $p dropped)"
+	check_trimmed_phase $p && check_marks $p && check_counters $p
+}
+ktap_check "short_over_limit_trimmed_in_place" short_trimmed_in_place
 
 unmarked_dropped()
 {

@@ -4,14 +4,18 @@
 
   trim_traffic.py phases WORKDIR MRC_TRIM SWITCH_NS DEV SENDER_NS RECEIVER_NS
                   PORT COUNT SIZE PHASE...
-        Runs every PHASE (NAME,FAMILY,DST,DSCP,ECN) in this one process:
-        a receiving socket in RECEIVER_NS, a sending one in SENDER_NS
-        (setns), COUNT packets of SIZE bytes sent, everything received until
+        Runs every PHASE (NAME,FAMILY,DST,DSCP,ECN[,FINAL][,SIZE]) in this
+        one process: a receiving socket in RECEIVER_NS, a sending one in
+        SENDER_NS (setns), COUNT packets of SIZE bytes (the phase's own
+        SIZE if given) sent, everything received until
         idle, and the counters of the switch port DEV (read with MRC_TRIM)
         before and after. Leaves WORKDIR/NAME.rx (summarise()), NAME.sent
         and NAME.stats (the counters' increase), "key value" lines. One
         process for all: under a loaded emulator each python start costs
-        seconds.
+        seconds. FINAL (IPv6): DST is an SRv6 uSID container whose final
+        destination is FINAL; the packets go out over a raw socket with
+        their UDP checksum computed against FINAL, as the mrc device
+        sends them (Documentation/fabric.rst).
   trim_traffic.py recv FAMILY PORT IDLE OUT
         UDP receiver on PORT (FAMILY 4 or 6); writes "ready" to OUT.ready.
         Once OUT.done exists (the sender finished) and nothing arrived for
@@ -25,7 +29,8 @@
         one IPv4 UDP datagram with a wrong checksum, over a raw socket.
 
 Packets start with an MRC base header (Documentation/wire-format.rst):
-version 1, PSN = sequence number, payload_len = SIZE - 68.
+version 1, PSN = sequence number, payload_len = SIZE - 68 (0 when SIZE is
+at most 68: no more than a trimmed packet keeps).
 """
 import ctypes
 import importlib.machinery
@@ -49,7 +54,7 @@ MAX_WAIT = 600                  # s, in case the test dies
 
 def mrc_packet(seq, size):
     hdr = struct.pack(">BBBBIIIIIHHI", MRC_VERSION << 4, OP_WRITE, 0, 0,
-                      1, 2, seq & 0xffffff, 0, 0, size - KEEP, 0, 0)
+                      1, 2, seq & 0xffffff, 0, 0, max(size - KEEP, 0), 0, 0)
     return hdr + bytes(size - len(hdr))
 
 
@@ -75,6 +80,45 @@ def blast(s, dst, port, count, size):
         except OSError:
             pass
     return sent
+
+
+def inet_checksum(data):
+    if len(data) % 2:
+        data += b"\0"
+    total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while total >> 16:
+        total = (total & 0xffff) + (total >> 16)
+    return ~total & 0xffff
+
+
+class UsidSender:
+    """UDP to an SRv6 uSID container over a raw IPv6 socket, the checksum
+    against the final destination (a UDP socket would use the
+    container's, and the receiver would drop every packet)."""
+
+    def __init__(self, container, final, dscp, ecn):
+        probe = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+        probe.connect((container, 9))
+        self.src = socket.inet_pton(socket.AF_INET6, probe.getsockname()[0])
+        probe.close()
+        self.final = socket.inet_pton(socket.AF_INET6, final)
+        self.raw = socket.socket(socket.AF_INET6, socket.SOCK_RAW,
+                                 socket.IPPROTO_UDP)
+        self.raw.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS,
+                            (dscp << 2) | ecn)
+
+    def sendto(self, payload, address):
+        dst, port = address
+        length = UDP_HLEN + len(payload)
+        udp = struct.pack(">HHHH", 40000, port, length, 0) + payload
+        pseudo = self.src + self.final + struct.pack(">I3xB", length,
+                                                     socket.IPPROTO_UDP)
+        csum = inet_checksum(pseudo + udp) or 0xffff
+        self.raw.sendto(udp[:6] + struct.pack(">H", csum) + udp[8:],
+                        (dst, 0))
+
+    def close(self):
+        self.raw.close()
 
 
 def send(family, dst, port, count, size, dscp, ecn):
@@ -174,14 +218,19 @@ def phases(workdir, trim_tool, switch_ns, dev, sender_ns, receiver_ns, port,
            count, size, specs):
     trim = load_mrc_trim(trim_tool)
     for spec in specs:
-        name, family, dst, dscp, ecn = spec.split(",")
+        name, family, dst, dscp, ecn, *rest = spec.split(",")
         family, dscp, ecn = int(family), int(dscp), int(ecn)
+        final = rest[0] if rest else ""
+        psize = int(rest[1]) if len(rest) > 1 else size
         before = trim.port_stats(dev, switch_ns)
         enter_netns(receiver_ns)
         r = receiver_socket(family, port)
         enter_netns(sender_ns)
-        s = sender_socket(family, dscp, ecn)
-        sent = blast(s, dst, port, count, size)
+        if final:
+            s = UsidSender(dst, final, dscp, ecn)
+        else:
+            s = sender_socket(family, dscp, ecn)
+        sent = blast(s, dst, port, count, psize)
         records = receive(r, 1.5, lambda: True)
         r.close()
         s.close()
@@ -217,7 +266,13 @@ def summarise(family, records):
         if tclass is not None and tclass & 3 == 3:
             s["ce"] += 1
         flag = len(data) > 2 and data[2] & TRIMMED
-        if len(data) == KEEP and full_size > KEEP:
+        # Packets no longer than a trimmed one keep their bytes when
+        # trimmed: the flag tells them apart.
+        if full_size <= KEEP and len(data) == full_size:
+            kind = "trimmed" if flag else "full"
+            if kind == "full":
+                full_times.append(t)
+        elif len(data) == KEEP and full_size > KEEP:
             kind = "trimmed"
             if not flag:
                 s["trimmed_flag_missing"] += 1

@@ -3,21 +3,25 @@
  * mrc_trim: a shallow-buffer, trimming switch port for the lab fabric, as a
  * tc egress (clsact) program. Documentation/congestion.rst describes it.
  *
- * Each port it is attached to models an output queue drained at a given
- * rate: a virtual queue (the time its last byte leaves) decides, packet by
- * packet, and the packet's departure time goes into skb->tstamp so that
- * the fq qdisc (root of the port) sends it then (earliest departure time).
- * A packet that would push the queue past its limit is
- *   - trimmed, when it is MRC (UDP to the configured port) and carries the
- *     trimmable DSCP: cut to its headers (IP + UDP + `keep` bytes of MRC
- *     header), lengths and UDP checksum fixed, MRC TRIMMED flag set,
- *     re-marked with the trimmed DSCP and sent at once at priority `prio`
- *     (no EDT delay, not counted in the queue: the priority class);
+ * Each port it is attached to models the output queue of MRC's data class
+ * (UDP to the configured port), drained at a given rate: a virtual queue
+ * (the time its last byte leaves) decides, packet by packet, and the
+ * packet's departure time goes into skb->tstamp so that the fq qdisc (root
+ * of the port) sends it then (earliest departure time). A packet that
+ * would push the queue past its limit is
+ *   - trimmed, when it carries the trimmable DSCP: cut to its headers
+ *     (IP + UDP + `keep` bytes of MRC header; a packet no longer than that
+ *     keeps its bytes), lengths and UDP checksum fixed, MRC TRIMMED flag
+ *     set, re-marked with the trimmed DSCP and sent at once at priority
+ *     `prio` (no EDT delay, not counted in the queue: the priority class);
  *   - dropped otherwise.
  * A packet that already carries the trimmed DSCP (the priority class:
- * MRC's ACKs, NAKs and probes) also leaves at once, outside the queue.
+ * MRC's ACKs, NAKs and probes) also leaves at once, outside the queue, and
+ * so does everything that is not MRC (neighbour discovery, ARP, other
+ * traffic): a switch keeps its control plane out of the data class.
  * An ECN-capable packet that finds more than `ecn` bytes queued is marked
- * CE. Counters per port: forwarded, trimmed, dropped, marked.
+ * CE. Counters per port: forwarded, trimmed, dropped, marked, other (not
+ * MRC: passed outside the queue).
  *
  * Everything is keyed by the egress ifindex, so one loaded program serves
  * every port; tools/trim/mrc-trim writes the configuration and reads the
@@ -53,7 +57,12 @@ struct trim_cfg {
 	__u8 trimmed_dscp;	/* codepoint of trimmed packets */
 	__u8 pad[2];
 	__u32 prio;		/* skb->priority of trimmed packets */
-	__u32 reserved;
+	/*
+	 * SRv6 uSID block (F3216: 32 bits, then 16-bit uSIDs), as it is on
+	 * the wire; 0: none. An IPv6 destination in it is a uSID container
+	 * whose final destination is the block and its last uSID.
+	 */
+	__u32 usid_block;
 };
 
 struct port_queue {
@@ -67,6 +76,7 @@ struct port_stats {
 	__u64 trimmed;
 	__u64 dropped;
 	__u64 marked;
+	__u64 other;
 };
 
 struct {
@@ -188,11 +198,43 @@ static __always_inline __u16 csum_fold(__s64 sum)
 }
 
 /*
- * The UDP checksum of the trimmed packet, from scratch: pseudo-header,
- * UDP header (checksum 0), the kept payload. @plen: pseudo-header bytes
- * (12 for IPv4, 40 for IPv6), a constant at each call site.
+ * SRv6 without SRH (Documentation/fabric.rst): a destination in the uSID
+ * block is a container, block:uSID1:uSID2:...:0, that each switch on the
+ * way shifts left by one uSID; the last one is the final destination,
+ * block:uSID::, the address the sender's UDP checksum covers. Anywhere
+ * but the last hop the header still holds more uSIDs: @daddr (16 bytes)
+ * becomes that final destination. @block: the first 4 bytes, as on the
+ * wire.
+ */
+static __always_inline void usid_final_destination(__u8 *daddr, __u32 block)
+{
+	__u16 *usid = (__u16 *)&daddr[4];
+	__u16 last = 0;
+	int i;
+
+	if (*(__u32 *)daddr != block)
+		return;
+	/* uSIDs follow one another; the first zero ends the container. */
+	for (i = 0; i < 6; i++) {
+		if (!usid[i])
+			break;
+		last = usid[i];
+	}
+	if (!last)
+		return;
+	usid[0] = last;
+	for (i = 1; i < 6; i++)
+		usid[i] = 0;
+}
+
+/*
+ * The UDP checksum of the trimmed packet, from scratch: pseudo-header
+ * (IPv6: against the final destination), UDP header (checksum 0), the
+ * kept payload. @plen: pseudo-header bytes (12 for IPv4, 40 for IPv6), a
+ * constant at each call site.
  */
 static __always_inline int udp_checksum(struct __sk_buff *skb,
+					const struct trim_cfg *cfg,
 					const struct pkt_info *pi, __u32 plen,
 					__u32 keep, __u16 *csum)
 {
@@ -215,6 +257,8 @@ static __always_inline int udp_checksum(struct __sk_buff *skb,
 				       l3 + offsetof(struct ipv6hdr, saddr),
 				       buf, 32))
 			return -1;
+		if (cfg->usid_block)
+			usid_final_destination(&buf[16], cfg->usid_block);
 		*(__u32 *)&buf[32] = bpf_htonl(udp_len);
 		buf[39] = IPPROTO_UDP;
 	}
@@ -237,6 +281,40 @@ static __always_inline int udp_checksum(struct __sk_buff *skb,
 	return 0;
 }
 
+/*
+ * A trimmable packet no longer than a trimmed one (a short WRITE or SEND,
+ * the tail of a message): nothing to cut, but it is trimmed all the same,
+ * so that the receiver asks for it at once as for any other packet the
+ * congested port could not queue; dropping it would leave its loss to be
+ * found by the sender (a timeout, when it was the last of its burst). It
+ * keeps its bytes; the TRIMMED flag (an incremental checksum update, valid
+ * at any hop) and the trimmed DSCP say what happened. MRC version 1 only:
+ * nothing else would tell the receiver. 0 on success.
+ */
+static __always_inline int trim_in_place(struct __sk_buff *skb,
+					 const struct trim_cfg *cfg,
+					 const struct pkt_info *pi)
+{
+	__u32 off = pi->udp_off + sizeof(struct udphdr);
+	__u16 old_word, new_word;
+	__u8 b;
+
+	if (bpf_skb_load_bytes(skb, off, &b, 1) || (b >> 4) != MRC_VERSION)
+		return -1;
+	/* The flags byte and the byte after it: one checksum word. */
+	if (bpf_skb_load_bytes(skb, off + MRC_FLAGS_OFFSET, &old_word, 2))
+		return -1;
+	new_word = old_word;
+	((__u8 *)&new_word)[0] |= MRC_FLAG_TRIMMED;
+	if (bpf_l4_csum_replace(skb, pi->udp_off + offsetof(struct udphdr, check),
+				old_word, new_word,
+				BPF_F_MARK_MANGLED_0 | sizeof(new_word)))
+		return -1;
+	if (bpf_skb_store_bytes(skb, off + MRC_FLAGS_OFFSET, &new_word, 2, 0))
+		return -1;
+	return set_tos(skb, pi, (cfg->trimmed_dscp << 2) | pi->ecn);
+}
+
 /* Cuts the packet to its headers and fixes it up. 0 on success. */
 static __always_inline int trim(struct __sk_buff *skb,
 				const struct trim_cfg *cfg,
@@ -251,9 +329,11 @@ static __always_inline int trim(struct __sk_buff *skb,
 
 	if (keep < 4 || keep > MAX_KEEP || (keep & 3))
 		return -1;
-	/* Nothing to cut, or a GSO super-packet: not trimmable. */
-	if (skb->len <= new_len || skb->gso_segs > 1)
+	/* A GSO super-packet: not trimmable. */
+	if (skb->gso_segs > 1)
 		return -1;
+	if (skb->len <= new_len)
+		return trim_in_place(skb, cfg, pi);
 	if (bpf_skb_change_tail(skb, new_len, 0))
 		return -1;
 
@@ -297,10 +377,10 @@ static __always_inline int trim(struct __sk_buff *skb,
 	if (set_tos(skb, pi, (cfg->trimmed_dscp << 2) | pi->ecn))
 		return -1;
 	if (pi->ipv6) {
-		if (udp_checksum(skb, pi, 40, keep, &csum))
+		if (udp_checksum(skb, cfg, pi, 40, keep, &csum))
 			return -1;
 	} else {
-		if (udp_checksum(skb, pi, 12, keep, &csum))
+		if (udp_checksum(skb, cfg, pi, 12, keep, &csum))
 			return -1;
 	}
 	return bpf_skb_store_bytes(skb,
@@ -324,11 +404,21 @@ int mrc_trim(struct __sk_buff *skb)
 	st = bpf_map_lookup_elem(&trim_stats, &ifindex);
 	if (!cfg || !q || !st || !cfg->rate)
 		return TC_ACT_OK;
-	/* Not IP (ARP, neighbour discovery, ...): not part of the model. */
-	if (parse(skb, &pi))
-		return TC_ACT_OK;
 
 	now = bpf_ktime_get_ns();
+	/*
+	 * Not MRC (not IP: ARP; not UDP to MRC's port: neighbour discovery,
+	 * ICMP, other traffic): the control plane and the rest are not the
+	 * data class this port models. Queued with it they would be dropped
+	 * when it is full (neighbour discovery lost: the port's neighbour
+	 * fails, and with it everything), so they leave at once.
+	 */
+	if (parse(skb, &pi) || !pi.udp_off || pi.dport != cfg->port) {
+		skb->priority = cfg->prio;
+		bpf_skb_set_tstamp(skb, now, BPF_SKB_TSTAMP_DELIVERY_MONO);
+		__sync_fetch_and_add(&st->other, 1);
+		return TC_ACT_OK;
+	}
 	if (pi.dscp == cfg->trimmed_dscp) {
 		skb->priority = cfg->prio;
 		bpf_skb_set_tstamp(skb, now, BPF_SKB_TSTAMP_DELIVERY_MONO);
@@ -359,8 +449,7 @@ int mrc_trim(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	}
 
-	if (pi.udp_off && pi.dport == cfg->port && pi.dscp == cfg->dscp &&
-	    !trim(skb, cfg, &pi)) {
+	if (pi.dscp == cfg->dscp && !trim(skb, cfg, &pi)) {
 		/* The priority class: out now, ahead of the paced queue. */
 		skb->priority = cfg->prio;
 		bpf_skb_set_tstamp(skb, now, BPF_SKB_TSTAMP_DELIVERY_MONO);

@@ -1048,7 +1048,15 @@ static void mrc_resp_handle(struct mrc_resp_ctx *ctx, struct sk_buff *skb)
 	}
 
 	mrc_resp_advance(ctx, epsn);
-	if (!ctx->fatal && (pkt->hdr.flags & MRC_F_ACK_REQ || psn != epsn))
+	/*
+	 * ACK what the requester asks for, what arrived out of order, and an
+	 * in-order packet that closed a hole (the expected PSN moved past
+	 * PSNs that arrived before it): nothing else would acknowledge it
+	 * when it was the last to arrive of a sprayed burst, and the
+	 * requester, holding it in flight, would wait for its RTO.
+	 */
+	if (!ctx->fatal && (pkt->hdr.flags & MRC_F_ACK_REQ || psn != epsn ||
+			    mrc_rx_epsn(&resp->window) != mrc_psn_add(psn, 1)))
 		mrc_resp_queue_ack(ctx, MRC_SYN_ACK, 0, false);
 }
 
