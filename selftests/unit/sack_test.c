@@ -524,6 +524,17 @@ static int tx_sack_one(struct mrc_tx_tracker *t, u32 cum, u32 psn,
 	return mrc_tx_on_ack(t, cum, sack, i / 64 + 1, 0, 5000, res);
 }
 
+/* The same at time @now. */
+static int tx_sack_one_at(struct mrc_tx_tracker *t, u32 cum, u32 psn,
+			  u64 now, struct mrc_tx_ack_result *res)
+{
+	u64 sack[MRC_RX_SACK_MAX_WORDS] = { 0 };
+	u32 i = mrc_psn_distance(cum, psn) - 1;
+
+	sack[i / 64] = TOP_BIT >> (i % 64);
+	return mrc_tx_on_ack(t, cum, sack, i / 64 + 1, 0, now, res);
+}
+
 static void tx_loss_after_tolerance(void)
 {
 	struct mrc_tx_tracker t;
@@ -636,14 +647,16 @@ static void tx_loss_rule_uses_send_order(void)
 }
 
 /*
- * Path-evidence mode: the count rule alone no longer declares a loss; the
- * transmission's own EV must have delivered something sent after it, or it
- * must be older than the reorder time.
+ * Path-evidence mode: the count rule alone is not enough; the
+ * transmission's own EV must have delivered something sent after it (and
+ * the reordering window must have passed since that was seen), or it must
+ * be older than the reorder time.
  */
 static void tx_path_evidence(void)
 {
 	struct mrc_tx_tracker t;
 	struct mrc_tx_ack_result res;
+	u64 due;
 
 	for (int mode = 0; mode < 3; mode++) {
 		CHECK(mrc_tx_init(&t, slots, 64, 0));
@@ -651,7 +664,7 @@ static void tx_path_evidence(void)
 		/* off; on without age bound; on with a bound of 4000 */
 		if (mode)
 			mrc_tx_set_path_evidence(&t, true,
-						 mode == 2 ? 4000 : 0);
+						 mode == 2 ? 4000 : 0, 0);
 		CHECK_EQ(mrc_tx_send(&t, 1, 1000, 0), 0);	/* EV 1 */
 		CHECK_EQ(mrc_tx_send(&t, 2, 1000, 0), 1);	/* EV 2 */
 		CHECK_EQ(mrc_tx_send(&t, 2, 1000, 0), 2);
@@ -659,7 +672,23 @@ static void tx_path_evidence(void)
 		/* 2 and 3 delivered (at 5000): the count rule holds for 0, 1 */
 		CHECK_EQ(tx_sack_one(&t, 0, 2, &res), MRC_TX_ACK_OK);
 		CHECK_EQ(tx_sack_one(&t, 0, 3, &res), MRC_TX_ACK_OK);
-		/* 1's EV delivered later ones: lost in every mode */
+		/*
+		 * 1's EV delivered later ones: lost at once by count or age;
+		 * by path evidence after the window, a quarter of the RTT
+		 * sample 4000: 1000.
+		 */
+		if (mode == 1) {
+			CHECK_EQ(mrc_tx_reorder_window(&t), 1000);
+			CHECK_EQ(tx_state(&t, 1), MRC_TX_IN_FLIGHT);
+			CHECK(mrc_tx_loss_due(&t, &due));
+			CHECK_EQ(due, 6000);
+			CHECK_EQ(mrc_tx_detect_losses(&t, 5999, &res), 0);
+			CHECK_EQ(mrc_tx_detect_losses(&t, 6000, &res), 1);
+			CHECK_EQ(res.lost_reported, 1);
+			CHECK_EQ(res.lost[0].psn, 1);
+			CHECK_EQ(res.lost[0].ev, 2);
+			CHECK(!mrc_tx_loss_due(&t, &due));
+		}
 		CHECK_EQ(tx_state(&t, 1), MRC_TX_LOST);
 		CHECK_EQ(mrc_tx_slot(&t, 1)->cause, MRC_TX_CAUSE_REORDER);
 		/* 0's EV delivered nothing: lost by count, or by age 4000 */
@@ -667,9 +696,11 @@ static void tx_path_evidence(void)
 			 mode == 1 ? MRC_TX_IN_FLIGHT : MRC_TX_LOST);
 		if (mode != 1)
 			continue;
-		/* a later packet on EV 1 delivered: now 0 is lost */
-		CHECK_EQ(mrc_tx_send(&t, 1, 1000, 0), 4);
-		CHECK_EQ(tx_sack_one(&t, 0, 4, &res), MRC_TX_ACK_OK);
+		/* a later packet on EV 1 delivered: 0 is lost a window on */
+		CHECK_EQ(mrc_tx_send(&t, 1, 6000, 0), 4);
+		CHECK_EQ(tx_sack_one_at(&t, 0, 4, 7000, &res), MRC_TX_ACK_OK);
+		CHECK_EQ(res.lost_count, 0);
+		CHECK_EQ(tx_sack_one_at(&t, 0, 4, 8000, &res), MRC_TX_ACK_OK);
 		CHECK_EQ(res.lost_count, 1);
 		CHECK_EQ(res.lost[0].psn, 0);
 		CHECK_EQ(res.lost[0].ev, 1);
@@ -679,7 +710,7 @@ static void tx_path_evidence(void)
 	/* a trimmed PSN, NAKed and resent, is never declared lost by others */
 	CHECK(mrc_tx_init(&t, slots, 64, 0));
 	mrc_tx_set_reorder_tolerance(&t, 2);
-	mrc_tx_set_path_evidence(&t, true, 0);
+	mrc_tx_set_path_evidence(&t, true, 0, 0);
 	for (u32 i = 0; i < 6; i++)
 		mrc_tx_send(&t, i % 2, 1000, 0);
 	CHECK_EQ(mrc_tx_on_nak_trimmed(&t, 0), MRC_TX_NAK_MARKED);
@@ -699,6 +730,187 @@ static void tx_path_evidence(void)
 	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 2001), MRC_TX_NAK_MARKED);
 	CHECK_EQ(tx_state(&t, 0), MRC_TX_LOST);
 	CHECK_EQ(mrc_tx_slot(&t, 0)->cause, MRC_TX_CAUSE_TRIMMED);
+}
+
+/*
+ * The reordering window of path evidence: PSN 0 is trimmed on EV 3 and
+ * PSN 1, sent after it on EV 3, is not; the responder NAKs 0, then SACKs
+ * 1, and the SACK arrives first. 0 is held, not lost: a NAK within the
+ * window makes it a trim; without one it is lost once the window has
+ * passed, whether a later ACK or the caller's timer runs the rule.
+ */
+static void tx_reorder_window(void)
+{
+	struct mrc_tx_tracker t;
+	struct mrc_tx_ack_result res;
+	u32 psn;
+	u64 due;
+
+	for (int how = 0; how < 4; how++) {
+		CHECK(mrc_tx_init(&t, slots, 64, 0));
+		mrc_tx_set_reorder_tolerance(&t, 1);
+		/* no age bound, a floor of 100 */
+		mrc_tx_set_path_evidence(&t, true, 0, 100);
+		CHECK_EQ(mrc_tx_reorder_window(&t), 100);
+		CHECK_EQ(mrc_tx_send(&t, 3, 1000, 0), 0);
+		CHECK_EQ(mrc_tx_send(&t, 3, 1001, 0), 1);
+		CHECK_EQ(mrc_tx_send(&t, 5, 1002, 0), 2);
+		/* the SACK of 1: RTT 999, window max(999 / 4, 100) = 249 */
+		CHECK_EQ(tx_sack_one_at(&t, 0, 1, 2000, &res), MRC_TX_ACK_OK);
+		CHECK_EQ(res.rtt, 999);
+		CHECK_EQ(mrc_tx_reorder_window(&t), 249);
+		CHECK_EQ(res.lost_count, 0);
+		CHECK_EQ(tx_state(&t, 0), MRC_TX_IN_FLIGHT);
+		CHECK(mrc_tx_loss_due(&t, &due));
+		CHECK_EQ(due, 2249);
+		/* 2, on another EV, is no evidence against EV 3's 0 */
+		CHECK_EQ(tx_state(&t, 2), MRC_TX_IN_FLIGHT);
+
+		switch (how) {
+		case 0:
+			/* the NAK, within the window: a trim */
+			CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000),
+				 MRC_TX_NAK_MARKED);
+			CHECK_EQ(mrc_tx_slot(&t, 0)->cause,
+				 MRC_TX_CAUSE_TRIMMED);
+			CHECK(mrc_tx_next_to_retransmit(&t, &psn));
+			CHECK_EQ(psn, 0);
+			/* nothing else comes due: no loss later */
+			CHECK_EQ(mrc_tx_detect_losses(&t, 9000, &res), 0);
+			break;
+		case 1:
+			/* no NAK: the timer finds it lost after the window */
+			CHECK_EQ(mrc_tx_detect_losses(&t, 2248, &res), 0);
+			CHECK_EQ(tx_state(&t, 0), MRC_TX_IN_FLIGHT);
+			CHECK_EQ(mrc_tx_detect_losses(&t, 2249, &res), 1);
+			CHECK_EQ(res.lost[0].psn, 0);
+			CHECK_EQ(res.lost[0].ev, 3);
+			CHECK_EQ(mrc_tx_slot(&t, 0)->cause,
+				 MRC_TX_CAUSE_REORDER);
+			CHECK(!mrc_tx_loss_due(&t, &due));
+			/* a NAK after that is for a PSN no longer in flight */
+			CHECK_EQ(mrc_tx_on_nak_trimmed(&t, 0),
+				 MRC_TX_NAK_IGNORED);
+			break;
+		case 2:
+			/*
+			 * Or a later ACK (the same SACK again), after the
+			 * window: the window runs from the first evidence,
+			 * later ACKs do not restart it.
+			 */
+			CHECK_EQ(tx_sack_one_at(&t, 0, 1, 2200, &res),
+				 MRC_TX_ACK_OK);
+			CHECK_EQ(res.lost_count, 0);
+			CHECK_EQ(tx_sack_one_at(&t, 0, 1, 2249, &res),
+				 MRC_TX_ACK_OK);
+			CHECK_EQ(res.lost_count, 1);
+			CHECK_EQ(res.lost[0].psn, 0);
+			break;
+		default:
+			/* 0 was not lost: ACKs came back out of order */
+			CHECK_EQ(mrc_tx_on_ack(&t, 2, NULL, 0, 0, 2100, &res),
+				 MRC_TX_ACK_OK);
+			CHECK_EQ(res.acked_count, 2);
+			CHECK_EQ(res.lost_count, 0);
+			CHECK_EQ(res.spurious_count, 0);
+			CHECK_EQ(mrc_tx_detect_losses(&t, 9000, &res), 0);
+			break;
+		}
+	}
+
+	/* a retransmission starts over: the evidence was against the copy */
+	CHECK(mrc_tx_init(&t, slots, 64, 0));
+	mrc_tx_set_reorder_tolerance(&t, 1);
+	mrc_tx_set_path_evidence(&t, true, 0, 100);
+	mrc_tx_send(&t, 3, 1000, 0);
+	mrc_tx_send(&t, 3, 1000, 0);
+	CHECK_EQ(tx_sack_one_at(&t, 0, 1, 1100, &res), MRC_TX_ACK_OK);
+	CHECK(mrc_tx_slot(&t, 0)->held);
+	CHECK(mrc_tx_resend(&t, 0, 4, 1150));
+	CHECK(!mrc_tx_slot(&t, 0)->held);
+	CHECK_EQ(mrc_tx_detect_losses(&t, 9000, &res), 0);
+
+	/*
+	 * A resent PSN's delivery is no evidence against its EV (Karn): the
+	 * ACK may be for the first copy, sent on another EV long before.
+	 */
+	CHECK(mrc_tx_init(&t, slots, 64, 0));
+	mrc_tx_set_reorder_tolerance(&t, 1);
+	mrc_tx_set_path_evidence(&t, true, 0, 100);
+	mrc_tx_send(&t, 2, 1000, 0);		/* 0 on EV 2 */
+	mrc_tx_send(&t, 3, 1000, 0);		/* 1 on EV 3 */
+	CHECK(mrc_tx_resend(&t, 0, 3, 1100));	/* 0 again, on EV 3 */
+	/* 0 delivered: the count rule holds for 1, path evidence not */
+	CHECK_EQ(mrc_tx_on_ack(&t, 1, NULL, 0, 0, 1200, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_detect_losses(&t, 9000, &res), 0);
+	CHECK_EQ(tx_state(&t, 1), MRC_TX_IN_FLIGHT);
+	CHECK(!mrc_tx_loss_due(&t, &due));
+
+	/*
+	 * A loss the window let through that proves spurious (its NAK
+	 * comes after all, for the copy the loss rule replaced) doubles
+	 * the window, RACK's reo_wnd_mult; 16 losses on evidence halve it.
+	 */
+	CHECK(mrc_tx_init(&t, slots, 64, 0));
+	mrc_tx_set_reorder_tolerance(&t, 1);
+	mrc_tx_set_path_evidence(&t, true, 0, 100);
+	mrc_tx_send(&t, 3, 1000, 0);
+	mrc_tx_send(&t, 3, 1000, 0);
+	CHECK_EQ(tx_sack_one_at(&t, 0, 1, 1050, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_reorder_window(&t), 100);
+	CHECK_EQ(mrc_tx_detect_losses(&t, 1150, &res), 1);
+	CHECK(mrc_tx_next_to_retransmit(&t, &psn));
+	CHECK(mrc_tx_resend(&t, 0, 4, 1160));
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000), MRC_TX_NAK_IGNORED);
+	CHECK_EQ(mrc_tx_reorder_window(&t), 200);
+	/* counted once per loss */
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000), MRC_TX_NAK_IGNORED);
+	CHECK_EQ(mrc_tx_reorder_window(&t), 200);
+	/* or the PSN itself, delivered while LOST */
+	for (u32 i = 2; i < 4; i++)
+		mrc_tx_send(&t, 5, 2000, 0);
+	CHECK_EQ(tx_sack_one_at(&t, 1, 3, 2100, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_detect_losses(&t, 2300, &res), 1);
+	CHECK_EQ(tx_state(&t, 2), MRC_TX_LOST);
+	CHECK_EQ(mrc_tx_on_ack(&t, 3, NULL, 0, 0, 2400, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(res.spurious_count, 1);
+	CHECK_EQ(mrc_tx_reorder_window(&t), 400);
+	/* a loss on evidence that stays a loss: 16 of them halve it */
+	for (u32 k = 0; k < MRC_TX_REORDER_WINDOW_DECAY; k++) {
+		u32 p = mrc_tx_next_psn(&t);
+		u64 at = 3000 + 1000 * k;
+
+		mrc_tx_send(&t, 6, at, 0);
+		mrc_tx_send(&t, 6, at, 0);
+		CHECK_EQ(tx_sack_one_at(&t, mrc_tx_una(&t), p + 1, at + 10,
+					&res), MRC_TX_ACK_OK);
+		CHECK_EQ(mrc_tx_detect_losses(&t, at + 500, &res), 1);
+		CHECK(mrc_tx_resend(&t, p, 7, at + 500));
+		CHECK_EQ(mrc_tx_on_ack(&t, p + 2, NULL, 0, 0, at + 600, &res),
+			 MRC_TX_ACK_OK);
+	}
+	CHECK_EQ(mrc_tx_reorder_window(&t), 200);
+
+	/* the floor, and the cap at the age bound */
+	CHECK(mrc_tx_init(&t, slots, 64, 0));
+	mrc_tx_set_path_evidence(&t, true, 0, 500);
+	mrc_tx_send(&t, 3, 1000, 0);
+	/* RTT 8000: a quarter is 2000, above the floor */
+	CHECK_EQ(mrc_tx_on_ack(&t, 1, NULL, 0, 0, 9000, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_reorder_window(&t), 2000);
+	mrc_tx_set_path_evidence(&t, true, 1500, 500);
+	CHECK_EQ(mrc_tx_reorder_window(&t), 1500);
+	mrc_tx_set_path_evidence(&t, true, 0, 3000);
+	CHECK_EQ(mrc_tx_reorder_window(&t), 3000);
+
+	/* the count rule alone, path evidence off, does not wait */
+	CHECK(mrc_tx_init(&t, slots, 64, 0));
+	mrc_tx_set_reorder_tolerance(&t, 1);
+	mrc_tx_send(&t, 3, 1000, 0);
+	mrc_tx_send(&t, 3, 1001, 0);
+	CHECK_EQ(tx_sack_one_at(&t, 0, 1, 2000, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(res.lost_count, 1);
+	CHECK(!mrc_tx_loss_due(&t, &due));
 }
 
 static void tx_trimmed_nak(void)
@@ -1233,6 +1445,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(tx_loss_rule_uses_send_order),
 	KTAP_CASE(tx_trimmed_nak),
 	KTAP_CASE(tx_path_evidence),
+	KTAP_CASE(tx_reorder_window),
 	KTAP_CASE(tx_timeout),
 	KTAP_CASE(tx_stale_and_invalid_acks),
 	KTAP_CASE(tx_retransmit_order),

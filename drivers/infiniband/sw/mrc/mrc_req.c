@@ -181,6 +181,21 @@ static void mrc_req_set_timer(struct mrc_qp *qp, u64 now, u64 delay_us)
 	mod_timer(&qp->req.timer, jiffies + usecs_to_jiffies(delay_us) + 1);
 }
 
+/*
+ * Makes the timer fire no later than @due (a loss the SACK tracker holds
+ * for its reordering window comes due then): sooner than it is set for,
+ * or at all when it is not pending.
+ */
+static void mrc_req_timer_by(struct mrc_qp *qp, u64 now, u64 due)
+{
+	struct mrc_req_state *req = &qp->req;
+
+	if (req->stopping ||
+	    (timer_pending(&req->timer) && req->timer_due_us <= due))
+		return;
+	mrc_req_set_timer(qp, now, due > now ? due - now : 0);
+}
+
 static void mrc_req_arm_timer(struct mrc_qp *qp)
 {
 	u64 rto = mrc_req_rto_us(qp);
@@ -318,6 +333,7 @@ static bool mrc_req_fetch(struct mrc_qp *qp)
 	if (mrc_is_rd_atomic(e->opcode)) {
 		e->npkts = 1;
 		e->read_end = min(e->length, MRC_READ_SEGMENT_PKTS * req->mtu);
+		e->read_ask_end = e->read_end;
 		if (e->opcode == MRC_OP_READ_REQ && e->length) {
 			e->read_map = bitmap_zalloc(DIV_ROUND_UP(e->length,
 								 req->mtu),
@@ -424,7 +440,7 @@ static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
 	case MRC_OP_READ_REQ:
 		/* The segment asked for now; a retransmission asks the same. */
 		pkt.msgh.offset = e->read_offset;
-		pkt.msgh.length = e->read_end - e->read_offset;
+		pkt.msgh.length = e->read_ask_end - e->read_offset;
 		break;
 	case MRC_OP_ATOMIC_CMP_SWAP:
 		pkt.atomic.swap_or_add = e->wqe.swap;
@@ -657,6 +673,8 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 			(struct mrc_req_psn){ req->send_index, e->pkts_sent };
 		skb = mrc_req_build(qp, e, e->pkts_sent, psn,
 				    mrc_req_window_flags(qp), ev);
+		if (e->opcode == MRC_OP_READ_REQ)
+			e->read_psn = psn;
 		e->pkts_sent++;
 		if (e->pkts_sent == e->npkts)
 			e->requested_at = now;
@@ -680,7 +698,7 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
  */
 static bool mrc_req_read_next(struct mrc_qp *qp, struct mrc_send_entry *e)
 {
-	u32 mtu = qp->req.mtu, nbits, first_missing;
+	u32 mtu = qp->req.mtu, nbits, first_missing, last;
 
 	if (!mrc_is_rd_atomic(e->opcode) || e->status != IB_WC_SUCCESS ||
 	    e->response_done || !e->pkts_sent ||
@@ -696,11 +714,17 @@ static bool mrc_req_read_next(struct mrc_qp *qp, struct mrc_send_entry *e)
 		e->read_offset = e->read_end;
 		e->read_end = min(e->length, e->read_offset +
 					     MRC_READ_SEGMENT_PKTS * mtu);
+		e->read_ask_end = e->read_end;
 		return true;
 	}
 	if (!e->read_again)
 		return false;
+	/* The rest: from the first packet missing to the last one. */
 	e->read_offset = first_missing;
+	last = DIV_ROUND_UP(e->read_end, mtu) - 1;
+	while (last > first_missing / mtu && test_bit(last, e->read_map))
+		last--;
+	e->read_ask_end = min(e->read_end, (last + 1) * mtu);
 	return true;
 }
 
@@ -735,6 +759,10 @@ static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
 		 * and e->npkts has grown past this one.
 		 */
 		skb = mrc_req_build(qp, e, 0, psn, MRC_F_ACK_REQ, ev);
+		if (e->opcode == MRC_OP_READ_REQ) {
+			e->read_psn = psn;
+			e->read_trims = 0;
+		}
 		mrc_req_queue(qp, out, skb);
 	}
 }
@@ -1002,7 +1030,7 @@ static bool mrc_req_outstanding(struct mrc_qp *qp)
  */
 static void mrc_req_rearm_timer(struct mrc_qp *qp, u64 now)
 {
-	u64 rto = mrc_req_rto_us(qp), sent_at, from, delay = rto;
+	u64 rto = mrc_req_rto_us(qp), sent_at, from, delay = rto, due;
 	u32 psn;
 
 	if (!rto)
@@ -1012,7 +1040,36 @@ static void mrc_req_rearm_timer(struct mrc_qp *qp, u64 now)
 		if (from <= now)
 			delay = now - from < rto ? rto - (now - from) : 0;
 	}
+	/*
+	 * Or sooner: for a loss held for the reordering window, or for the
+	 * end of an RNR wait (the timer may fire for the former during it).
+	 */
+	if (mrc_tx_loss_due(&qp->req.tracker, &due))
+		delay = min(delay, due > now ? due - now : 0);
+	if (qp->req.rnr_until_us > now)
+		delay = min(delay, qp->req.rnr_until_us - now);
 	mrc_req_set_timer(qp, now, delay);
+}
+
+/*
+ * The timer runs the SACK loss rule for losses it held back for the
+ * reordering window (mrc_tx_set_path_evidence()): without it, a loss
+ * found just before the QP went quiet would wait for the RTO. Losses it
+ * declares now charge their EVs as an ACK's would. True when some did.
+ */
+static bool mrc_req_held_losses(struct mrc_qp *qp, u64 now)
+{
+	struct mrc_tx_ack_result res;
+	u32 i;
+	u64 due;
+
+	if (!mrc_tx_loss_due(&qp->req.tracker, &due) || now < due ||
+	    !mrc_tx_detect_losses(&qp->req.tracker, now, &res))
+		return false;
+	if (qp->paths.ready)
+		for (i = 0; i < res.lost_reported; i++)
+			mrc_req_ev_charge(qp, res.lost[i].ev, now, false);
+	return true;
 }
 
 static void mrc_req_timer(struct timer_list *t)
@@ -1026,9 +1083,18 @@ static void mrc_req_timer(struct timer_list *t)
 
 	spin_lock_bh(&qp->lock);
 	rto = mrc_req_rto_us(qp);
-	if (req->stopping || !req->started || !rto ||
+	if (req->stopping || !req->started ||
 	    (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD))
 		goto out;
+	if (!rto) {
+		u64 due;
+
+		/* No RTO (timeout 0): only held losses set the timer. */
+		kick = mrc_req_held_losses(qp, now);
+		if (mrc_tx_loss_due(&req->tracker, &due))
+			mrc_req_timer_by(qp, now, due);
+		goto out;
+	}
 
 	/* An RNR wait ending is not a timeout. */
 	if (req->rnr_until_us && now >= req->rnr_until_us) {
@@ -1053,6 +1119,8 @@ static void mrc_req_timer(struct timer_list *t)
 	 * then waits behind the others (the emulated lab's queues), and a
 	 * real loss among them shows in the SACKs.
 	 */
+	if (mrc_req_held_losses(qp, now))
+		kick = true;
 	if (now - min(req->progress_us, now) >= rto) {
 		mrc_req_timeout_ev(qp, now, rto);
 		expired = mrc_tx_on_timeout(&req->tracker, now, rto);
@@ -1212,11 +1280,33 @@ static int mrc_req_place(struct mrc_qp *qp, struct mrc_send_entry *e,
 	return len ? -EINVAL : 0;
 }
 
+/*
+ * Whether every response of the READ's last request has come, placed or
+ * trimmed, and some came trimmed: then the responder is done with that
+ * request and what is missing can be asked again at once (the trimmed
+ * packets' headers say so, as a NAK(trimmed) does for a request), not
+ * after an RTO without responses.
+ */
+static bool mrc_req_read_trims_done(struct mrc_qp *qp,
+				    struct mrc_send_entry *e)
+{
+	u32 mtu = qp->req.mtu, i, missing = 0;
+
+	if (!e->read_trims)
+		return false;
+	for (i = e->read_offset / mtu; i < DIV_ROUND_UP(e->read_ask_end, mtu);
+	     i++)
+		if (!test_bit(i, e->read_map))
+			missing++;
+	return missing && missing <= e->read_trims;
+}
+
 static void mrc_req_read_resp(struct mrc_qp *qp, struct sk_buff *skb,
 			      const struct mrc_pkt *pkt)
 {
 	struct mrc_send_entry *e;
 	u32 offset = pkt->msgh.offset, len = pkt->payload_present, index;
+	bool asked;
 
 	e = mrc_find_rd_atomic(qp, pkt->msgh.msn, true);
 	if (!e || e->response_done || e->status != IB_WC_SUCCESS)
@@ -1225,12 +1315,22 @@ static void mrc_req_read_resp(struct mrc_qp *qp, struct sk_buff *skb,
 	 * Responses come in whole MTUs of the read, in any order; msgh.length
 	 * is the end of the segment asked for.
 	 */
-	if (pkt->trimmed || pkt->msgh.length > e->length ||
-	    offset >= e->length || offset % qp->req.mtu ||
-	    len != min(qp->req.mtu, e->length - offset))
+	if (pkt->msgh.length > e->length || offset >= e->length ||
+	    offset % qp->req.mtu)
 		return;
 	index = offset / qp->req.mtu;
 	if (test_bit(index, e->read_map))
+		return;
+	/* A response to the last request, for a packet it asked for. */
+	asked = pkt->hdr.psn == e->read_psn && offset >= e->read_offset &&
+		  offset < e->read_ask_end;
+	if (pkt->trimmed) {
+		mrc_stats_inc(to_mrc_dev(qp->ibqp.device), MRC_CNT_TRIMS);
+		if (asked)
+			e->read_trims++;
+		goto check_trims;
+	}
+	if (len != min(qp->req.mtu, e->length - offset))
 		return;
 	if (mrc_req_place(qp, e, offset, skb, pkt->payload_off, len)) {
 		e->status = IB_WC_LOC_PROT_ERR;
@@ -1241,8 +1341,13 @@ static void mrc_req_read_resp(struct mrc_qp *qp, struct sk_buff *skb,
 	/* Progress: no re-request, no retry counted, while data comes. */
 	e->requested_at = mrc_now();
 	qp->req.retries = 0;
-	if (e->read_received == e->length)
+	if (e->read_received == e->length) {
 		e->response_done = true;
+		return;
+	}
+check_trims:
+	if (asked && mrc_req_read_trims_done(qp, e))
+		e->read_again = true;
 }
 
 static void mrc_req_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
@@ -1283,6 +1388,22 @@ static enum ib_wc_status mrc_nak_status(u8 syndrome)
 }
 
 /*
+ * The least reordering window of path evidence (mrc_tx_reorder_window()):
+ * a quarter of the smoothed RTT, and at least one jiffy, the resolution
+ * of the timer that re-runs the loss rule. The tracker's own window, a
+ * quarter of the least RTT (RACK's), fits a fabric whose reordering is a
+ * fraction of its fastest round trip; a soft device's return path also
+ * reorders by CPU scheduling (a NAK and an ACK sent by different CPUs,
+ * queued in different backlogs), which grows with load as the smoothed
+ * RTT does, not the least one.
+ */
+static u64 mrc_req_reorder_floor_us(struct mrc_qp *qp)
+{
+	return max_t(u64, jiffies_to_usecs(1),
+		     mrc_rto_srtt_us(&qp->req.rto) / 4);
+}
+
+/*
  * A NAK says a switch trimmed @psn: congestion, not a failed path. The PSN
  * is marked for retransmission at once (the next run sends it, on another
  * EV when there is one) and the EV is not charged. This runs before the
@@ -1307,7 +1428,8 @@ static void mrc_req_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	 * (mrc_tx_set_path_evidence()), or an RTO of age for an EV that
 	 * delivers nothing.
 	 */
-	mrc_tx_set_path_evidence(&req->tracker, true, mrc_req_rto_us(qp));
+	mrc_tx_set_path_evidence(&req->tracker, true, mrc_req_rto_us(qp),
+				 mrc_req_reorder_floor_us(qp));
 	if (mrc_tx_on_nak_trimmed_echo(&req->tracker, psn,
 				       pkt->ack.ts_echo) != MRC_TX_NAK_MARKED)
 		return;
@@ -1440,8 +1562,13 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		break;
 	}
 	mrc_req_complete(qp);
-	if (mrc_req_outstanding(qp))
+	if (mrc_req_outstanding(qp)) {
+		u64 due;
+
 		mrc_req_arm_timer(qp);
+		if (mrc_tx_loss_due(&req->tracker, &due))
+			mrc_req_timer_by(qp, now, due);
+	}
 out:
 	spin_unlock_bh(&qp->lock);
 	if (kick)

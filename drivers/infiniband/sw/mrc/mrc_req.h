@@ -76,9 +76,12 @@ struct mrc_send_entry {
 	bool response_done;	/* READ data or atomic result arrived */
 	u32 read_received;	/* READ bytes placed so far */
 	unsigned long *read_map; /* READ: which response packets arrived */
-	u32 read_offset;	/* READ: the range the last request asked, */
-	u32 read_end;		/* ... [read_offset, read_end) */
-	bool read_again;	/* READ: the timer wants the rest re-asked */
+	u32 read_offset;	/* READ: the segment being read, */
+	u32 read_end;		/* ... [read_offset, read_end), */
+	u32 read_ask_end;	/* ... of which the last request asked up to */
+	u32 read_psn;		/* READ: PSN of the last request */
+	u32 read_trims;		/* ... its responses that came trimmed */
+	bool read_again;	/* READ: the rest is to be re-asked */
 	u64 requested_at;	/* READ/atomic: (re)requested or progressed */
 	u32 rerequests;
 };

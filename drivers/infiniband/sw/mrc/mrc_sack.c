@@ -309,14 +309,30 @@ bool mrc_tx_init(struct mrc_tx_tracker *t, struct mrc_tx_slot *slots,
 	t->head = MRC_TX_NIL;
 	t->tail = MRC_TX_NIL;
 	t->reorder_tolerance = MRC_TX_REORDER_DEFAULT;
+	t->reorder_window_mult = 1;
 	return true;
 }
 
 void mrc_tx_set_path_evidence(struct mrc_tx_tracker *t, bool on,
-			      u64 reorder_time)
+			      u64 reorder_time, u64 window_floor)
 {
 	t->path_evidence = on;
 	t->reorder_time = reorder_time;
+	t->reorder_window_floor = window_floor;
+	if (!on)
+		t->loss_due_valid = false;
+}
+
+u64 mrc_tx_reorder_window(const struct mrc_tx_tracker *t)
+{
+	u64 wnd = t->min_rtt_valid ? t->min_rtt / 4 : 0;
+
+	if (wnd < t->reorder_window_floor)
+		wnd = t->reorder_window_floor;
+	wnd *= t->reorder_window_mult;
+	if (t->reorder_time && wnd > t->reorder_time)
+		wnd = t->reorder_time;
+	return wnd;
 }
 
 void mrc_tx_set_reorder_tolerance(struct mrc_tx_tracker *t, u32 tolerance)
@@ -346,6 +362,7 @@ static void tx_transmit(struct mrc_tx_tracker *t, u32 idx, u32 ev, u64 now)
 
 	s->state = MRC_TX_IN_FLIGHT;
 	s->cause = MRC_TX_CAUSE_NONE;
+	s->held = 0;
 	s->ev = ev;
 	s->sent_at = now;
 	s->seq = t->tx_seq++;
@@ -362,6 +379,7 @@ u32 mrc_tx_send(struct mrc_tx_tracker *t, u32 ev, u64 now, u32 cookie)
 
 	t->slots[idx].cookie = cookie;
 	t->slots[idx].retx_count = 0;
+	t->slots[idx].evidence_lost = 0;
 	tx_transmit(t, idx, ev, now);
 	t->next = mrc_psn_add(psn, 1);
 	return psn;
@@ -402,6 +420,31 @@ static void tx_mark_lost(struct mrc_tx_tracker *t, u32 idx, u32 psn,
 		t->lost_low = psn;
 }
 
+/*
+ * A loss declared on path evidence proved spurious (its NAK(trimmed) or
+ * the PSN itself came after all): the reordering window was too short.
+ */
+static void tx_window_missed(struct mrc_tx_tracker *t, struct mrc_tx_slot *s)
+{
+	if (!s->evidence_lost)
+		return;
+	s->evidence_lost = 0;
+	if (t->reorder_window_mult < MRC_TX_REORDER_WINDOW_MULT_MAX)
+		t->reorder_window_mult *= 2;
+	t->evidence_losses = 0;
+}
+
+/* A loss declared on path evidence, once its window had passed. */
+static void tx_evidence_loss(struct mrc_tx_tracker *t, struct mrc_tx_slot *s)
+{
+	s->evidence_lost = 1;
+	if (++t->evidence_losses < MRC_TX_REORDER_WINDOW_DECAY)
+		return;
+	t->evidence_losses = 0;
+	if (t->reorder_window_mult > 1)
+		t->reorder_window_mult /= 2;
+}
+
 /* Per-ACK bookkeeping for the RTT sample. */
 struct tx_ack_ctx {
 	const struct mrc_tx_slot *newest;
@@ -423,9 +466,17 @@ static void tx_delivered(struct mrc_tx_tracker *t, u32 idx,
 	} else {
 		t->n_lost--;
 		ctx->res->spurious_count++;
+		tx_window_missed(t, s);
 	}
 	tx_heap_push(t, s->seq);
-	if (s->ev < MRC_TX_EV_TRACKED && s->seq >= t->ev_delivered[s->ev])
+	/*
+	 * Path evidence only from a PSN sent once (Karn): for a resent one
+	 * the ACK cannot say which copy arrived, and crediting the latest
+	 * copy's EV would condemn everything sent before it there. After a
+	 * timeout, whose originals arrive late, that retired EVs in a run.
+	 */
+	if (s->ev < MRC_TX_EV_TRACKED && !s->retx_count &&
+	    s->seq >= t->ev_delivered[s->ev])
 		t->ev_delivered[s->ev] = s->seq + 1;
 	if (!ctx->newest || s->seq > ctx->newest->seq)
 		ctx->newest = s;
@@ -455,18 +506,93 @@ static bool tx_sack_fits(const u64 *words, unsigned int nwords, u32 limit)
 }
 
 /*
- * The count rule holds for in-flight @s; in path-evidence mode, has its EV
- * delivered something sent after it, or has it waited past reorder_time?
+ * The count rule holds for in-flight @s; in path-evidence mode, is it
+ * older than reorder_time, or has its EV delivered something sent after
+ * it, at least the reordering window @wnd ago? The window starts when
+ * the loss rule first sees that evidence, not at @s's send time as in
+ * RACK: what it waits for is the NAK the responder sent before the ACK
+ * that brought the evidence, so only the return trip's reordering
+ * counts. Timed from the send, the wait would shrink by the gap between
+ * the two packets' departures, which on a trimming fabric is often more
+ * than a window (the window clocks a queue pair's packets out, and the
+ * spray puts the next one on the same EV several packets later). A loss
+ * held back moves loss_due to when it comes due.
  */
-static bool tx_loss_evidence(const struct mrc_tx_tracker *t,
-			     const struct mrc_tx_slot *s, u64 now)
+enum tx_verdict {
+	TX_NOT_LOST,
+	TX_LOST,
+	TX_LOST_ON_EVIDENCE,
+};
+
+static enum tx_verdict tx_loss_evidence(struct mrc_tx_tracker *t,
+					struct mrc_tx_slot *s, u64 now,
+					u64 wnd)
 {
+	u64 due;
+
 	if (!t->path_evidence || s->ev >= MRC_TX_EV_TRACKED)
-		return true;
-	if (t->ev_delivered[s->ev] > s->seq + 1)
-		return true;
-	return t->reorder_time && now >= s->sent_at &&
-	       now - s->sent_at >= t->reorder_time;
+		return TX_LOST;
+	if (t->reorder_time && now >= s->sent_at &&
+	    now - s->sent_at >= t->reorder_time)
+		return TX_LOST;
+	if (t->ev_delivered[s->ev] <= s->seq + 1)
+		return TX_NOT_LOST;
+	if (!s->held) {
+		s->held = 1;
+		s->evidence_at = now;
+	}
+	due = s->evidence_at + wnd;
+	if (now >= due)
+		return TX_LOST_ON_EVIDENCE;
+	if (!t->loss_due_valid || due < t->loss_due) {
+		t->loss_due = due;
+		t->loss_due_valid = true;
+	}
+	return TX_NOT_LOST;
+}
+
+/*
+ * Loss rule, oldest transmission first: every in-flight transmission with
+ * reorder_tolerance later ones delivered (and, in path-evidence mode, the
+ * evidence of tx_loss_evidence()) is declared lost and reported in @res.
+ */
+static void tx_detect_losses(struct mrc_tx_tracker *t, u64 now,
+			     struct mrc_tx_ack_result *res)
+{
+	u64 threshold, wnd = mrc_tx_reorder_window(t);
+	u32 idx, next, psn;
+
+	t->loss_due_valid = false;
+	if (t->heap_len < t->reorder_tolerance)
+		return;
+	threshold = t->heap[0];
+	for (idx = t->head; idx != MRC_TX_NIL &&
+	     t->slots[idx].seq < threshold; idx = next) {
+		enum tx_verdict v;
+
+		next = t->slots[idx].next;
+		v = tx_loss_evidence(t, &t->slots[idx], now, wnd);
+		if (v == TX_NOT_LOST)
+			continue;
+		if (v == TX_LOST_ON_EVIDENCE)
+			tx_evidence_loss(t, &t->slots[idx]);
+		psn = tx_idx_psn(t, idx);
+		if (res->lost_reported < MRC_TX_ACK_MAX_LOST) {
+			res->lost[res->lost_reported].psn = psn;
+			res->lost[res->lost_reported].ev = t->slots[idx].ev;
+			res->lost_reported++;
+		}
+		res->lost_count++;
+		tx_mark_lost(t, idx, psn, MRC_TX_CAUSE_REORDER);
+	}
+}
+
+u32 mrc_tx_detect_losses(struct mrc_tx_tracker *t, u64 now,
+			 struct mrc_tx_ack_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	tx_detect_losses(t, now, res);
+	return res->lost_count;
 }
 
 int mrc_tx_on_ack(struct mrc_tx_tracker *t, u32 cum_psn,
@@ -530,33 +656,17 @@ int mrc_tx_on_ack(struct mrc_tx_tracker *t, u32 cum_psn,
 		}
 	}
 
-	/* Loss rule, oldest transmission first. */
-	if (t->heap_len >= t->reorder_tolerance) {
-		u64 threshold = t->heap[0];
-		u32 next;
-
-		for (idx = t->head; idx != MRC_TX_NIL &&
-		     t->slots[idx].seq < threshold; idx = next) {
-			next = t->slots[idx].next;
-			if (!tx_loss_evidence(t, &t->slots[idx], now))
-				continue;
-			psn = tx_idx_psn(t, idx);
-			if (res->lost_reported < MRC_TX_ACK_MAX_LOST) {
-				res->lost[res->lost_reported].psn = psn;
-				res->lost[res->lost_reported].ev =
-					t->slots[idx].ev;
-				res->lost_reported++;
-			}
-			res->lost_count++;
-			tx_mark_lost(t, idx, psn, MRC_TX_CAUSE_REORDER);
-		}
-	}
-
 	if (ctx.newest && !ctx.newest->retx_count &&
 	    now >= ctx.newest->sent_at) {
 		res->rtt = now - ctx.newest->sent_at;
 		res->rtt_valid = 1;
+		if (!t->min_rtt_valid || res->rtt < t->min_rtt) {
+			t->min_rtt = res->rtt;
+			t->min_rtt_valid = true;
+		}
 	}
+
+	tx_detect_losses(t, now, res);
 	return MRC_TX_ACK_OK;
 }
 
@@ -569,8 +679,12 @@ static int tx_on_nak(struct mrc_tx_tracker *t, u32 psn,
 	if (!tx_outstanding(t, psn))
 		return MRC_TX_NAK_IGNORED;
 	idx = tx_idx(t, psn);
-	if (t->slots[idx].state != MRC_TX_IN_FLIGHT)
+	if (t->slots[idx].state != MRC_TX_IN_FLIGHT) {
+		if (cause == MRC_TX_CAUSE_TRIMMED &&
+		    t->slots[idx].state == MRC_TX_LOST)
+			tx_window_missed(t, &t->slots[idx]);
 		return MRC_TX_NAK_IGNORED;
+	}
 	tx_mark_lost(t, idx, psn, cause);
 	return MRC_TX_NAK_MARKED;
 }
@@ -583,10 +697,17 @@ int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn)
 int mrc_tx_on_nak_trimmed_echo(struct mrc_tx_tracker *t, u32 psn,
 			       u32 ts_echo)
 {
+	struct mrc_tx_slot *s;
+
 	psn = mrc_psn(psn);
-	if (tx_outstanding(t, psn) &&
-	    (s32)((u32)t->slots[tx_idx(t, psn)].sent_at - ts_echo) > 0)
+	if (!tx_outstanding(t, psn))
 		return MRC_TX_NAK_IGNORED;
+	s = &t->slots[tx_idx(t, psn)];
+	if ((s32)((u32)s->sent_at - ts_echo) > 0) {
+		/* A copy the loss rule replaced: it came too soon? */
+		tx_window_missed(t, s);
+		return MRC_TX_NAK_IGNORED;
+	}
 	return tx_on_nak(t, psn, MRC_TX_CAUSE_TRIMMED);
 }
 

@@ -143,6 +143,14 @@ static inline u32 mrc_rx_missing(const struct mrc_rx_window *w)
 #define MRC_TX_REORDER_MAX	128
 
 /*
+ * The reordering window of path evidence doubles, up to this many times
+ * its base, each time a loss it let through proves spurious, and halves
+ * after this many losses on evidence that did not (RFC 8985's reo_wnd_mult).
+ */
+#define MRC_TX_REORDER_WINDOW_MULT_MAX	64
+#define MRC_TX_REORDER_WINDOW_DECAY	16
+
+/*
  * EVs below this have their newest delivered transmission tracked, for the
  * path-evidence mode of the loss rule (mrc_tx_set_path_evidence()).
  */
@@ -191,10 +199,23 @@ struct mrc_tx_slot {
 	/* In-flight transmissions in send order (slot indices). */
 	u32 prev;
 	u32 next;
+	/*
+	 * Path-evidence mode: the caller's clock when the loss rule first
+	 * found this transmission's EV had delivered a later one; valid
+	 * while @held is set (cleared by every (re)transmission).
+	 */
+	u64 evidence_at;
 	/* Retransmissions so far (saturates at 0xffff). */
 	u16 retx_count;
 	u8 state;	/* enum mrc_tx_slot_state */
 	u8 cause;	/* enum mrc_tx_loss_cause, when LOST */
+	u8 held;	/* @evidence_at is set: a loss waiting out the window */
+	/*
+	 * Declared lost on path evidence (kept across retransmissions): a
+	 * NAK(trimmed) of the copy, or its delivery, arriving later says the
+	 * reordering window was too short.
+	 */
+	u8 evidence_lost;
 };
 
 struct mrc_tx_tracker {
@@ -227,10 +248,25 @@ struct mrc_tx_tracker {
 	/*
 	 * Path-evidence mode (mrc_tx_set_path_evidence()): when set, the
 	 * loss rule also wants a later transmission delivered on the same
-	 * EV, or the transmission older than reorder_time (0: no age bound).
+	 * EV at least the reordering window ago, or the transmission older
+	 * than reorder_time (0: no age bound).
 	 */
 	bool path_evidence;
 	u64 reorder_time;
+	/* Least reordering window (mrc_tx_reorder_window()). */
+	u64 reorder_window_floor;
+	/* The window's multiplier, and losses on evidence since it moved. */
+	u32 reorder_window_mult;
+	u32 evidence_losses;
+	/* Smallest RTT sample an ACK gave; valid when min_rtt_valid. */
+	u64 min_rtt;
+	bool min_rtt_valid;
+	/*
+	 * Earliest time a loss the last run of the loss rule held back for
+	 * the reordering window comes due; valid when loss_due_valid.
+	 */
+	bool loss_due_valid;
+	u64 loss_due;
 	/* Per EV, sequence number of its newest delivered transmission + 1. */
 	u64 ev_delivered[MRC_TX_EV_TRACKED];
 };
@@ -259,12 +295,51 @@ void mrc_tx_set_reorder_tolerance(struct mrc_tx_tracker *t, u32 tolerance);
  * each other by far more than any reorder tolerance. With @on, a
  * transmission the count rule would declare lost is declared lost only
  * when a transmission sent after it on the same EV was delivered (its EV
- * did lose it), or once it is older than @reorder_time (caller's clock
- * units; 0: never by age), which still catches an EV that delivers
- * nothing at all. EVs at or above MRC_TX_EV_TRACKED keep the count rule.
+ * did lose it) and that evidence is at least the reordering window old
+ * (mrc_tx_reorder_window()), or once the transmission is older than
+ * @reorder_time (caller's clock units; 0: never by age), which still
+ * catches an EV that delivers nothing at all. EVs at or above
+ * MRC_TX_EV_TRACKED keep the count rule. Only a delivered PSN that was
+ * sent once is evidence against its EV (Karn): the ACK of a resent one
+ * may be for a copy on another EV.
+ *
+ * The window is RACK's (RFC 8985) reordering window, for the reordering
+ * that path evidence cannot see: the responder's NAK of a trimmed packet
+ * and its ACK of a later packet on the same EV, sent in that order, may
+ * come back in the other order (sprayed on different return paths,
+ * handled by different CPUs). Held for the window, the trimmed PSN is
+ * still in flight when its NAK arrives: one trim, one retransmission, and
+ * no EV blamed. @window_floor is the least window, in the caller's clock
+ * units (see mrc_tx_reorder_window()).
  */
 void mrc_tx_set_path_evidence(struct mrc_tx_tracker *t, bool on,
-			      u64 reorder_time);
+			      u64 reorder_time, u64 window_floor);
+
+/*
+ * The reordering window of path-evidence mode: a quarter of the smallest
+ * RTT seen (RACK's default: reordering on a path is a fraction of its
+ * round trip), at least the floor the caller gave, times a multiplier,
+ * and no more than reorder_time when that is set (by then the age rule
+ * decides anyway). As RACK's reo_wnd_mult does on a DSACK, the multiplier
+ * doubles (up to MRC_TX_REORDER_WINDOW_MULT_MAX) when a loss the window
+ * let through proves spurious: the NAK(trimmed) of the PSN, or the PSN
+ * itself, arrives after the loss rule declared it lost on evidence. It
+ * halves again after MRC_TX_REORDER_WINDOW_DECAY losses on evidence.
+ */
+u64 mrc_tx_reorder_window(const struct mrc_tx_tracker *t);
+
+/*
+ * Whether the last run of the loss rule held back a loss for the
+ * reordering window, and the earliest time (*@due) one comes due. A caller
+ * whose QP may go quiet arms a timer for then and calls
+ * mrc_tx_detect_losses(): no later ACK may come to run the rule again.
+ */
+static inline bool mrc_tx_loss_due(const struct mrc_tx_tracker *t, u64 *due)
+{
+	if (t->loss_due_valid)
+		*due = t->loss_due;
+	return t->loss_due_valid;
+}
 
 static inline bool mrc_tx_can_send(const struct mrc_tx_tracker *t)
 {
@@ -378,6 +453,16 @@ struct mrc_tx_ack_result {
 int mrc_tx_on_ack(struct mrc_tx_tracker *t, u32 cum_psn,
 		  const u64 *sack_words, unsigned int nwords, u32 ev_echo,
 		  u64 now, struct mrc_tx_ack_result *res);
+
+/*
+ * Runs the loss rule at @now without an ACK (a timer armed for
+ * mrc_tx_loss_due()): losses held for the reordering window whose window
+ * has passed are declared lost (cause REORDER), reported in @res as an
+ * ACK would (only its lost fields are set; it is zeroed first). Returns
+ * res->lost_count.
+ */
+u32 mrc_tx_detect_losses(struct mrc_tx_tracker *t, u64 now,
+			 struct mrc_tx_ack_result *res);
 
 enum mrc_tx_nak_status {
 	/* Marked LOST with cause TRIMMED. */
