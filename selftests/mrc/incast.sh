@@ -219,20 +219,37 @@ assumed_bad()	# NAME
 }
 
 ktap_begin 11
+# The ports mark CE past the bytes that drain in NSCC's target_delay (10
+# ms, the lab profile) at RATE: NSCC decreases only on ECN with a delay
+# past the target (UET's decision table); without marks only trims would
+# hold the queue, at its limit.
+ECN=$(echo "$RATE" | awk '{ v = $1 + 0; u = tolower($1); sub(/^[0-9.]+/, "", u)
+	m = u == "kbit" ? 1e3 : u == "mbit" ? 1e6 : u == "gbit" ? 1e9 : 1
+	printf "%d", v * m / 8 * 0.010 }')
 ktap_check "fabric_up_trimming" "$FABRIC" up --rate "$RATE" --trim \
-	--queue "$QUEUE"
+	--queue "$QUEUE" --ecn "$ECN"
 # NSCC on every host of the fabric (Documentation/congestion.rst): a queue
 # pair copies its device's CC profile at RTR, so this holds for both runs,
-# the trimming one and the drop-tail one.
+# the trimming one and the drop-tail one. base_rtt is configured, as a
+# controller that knows its fabric would, from the smallest of 20 idle
+# pings: learnt per QP, senders that start into one queue learn different
+# values and one whose "base" includes the queue never decreases
+# (selftests/unit/nscc_lab_test.c).
 nscc_everywhere()
 {
-	local n
+	local n us
+	us=$(ip netns exec mf-h2 ping -n -c 20 -i 0.1 -W 2 10.0.0.1 2>/dev/null |
+		sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p' | sort -g | head -1 |
+		awk '{ printf "%d", $1 * 1000 }')
+	[ -n "$us" ] && [ "$us" -gt 0 ] || { echo "no idle RTT h2 -> h1"; return 1; }
+	echo "base_rtt $us us"
 	for n in 1 2 3 4 5 6 7 8; do
-		"$MRC_TOP/tools/mrcctl/mrcctl" cc "mrch$n" enable || return 1
+		"$MRC_TOP/tools/mrcctl/mrcctl" cc "mrch$n" set base_rtt=$((us * 1000)) &&
+			"$MRC_TOP/tools/mrcctl/mrcctl" cc "mrch$n" enable || return 1
 	done
 }
 ktap_check "nscc_enabled_on_every_host" nscc_everywhere
-ktap_info "ports toward hosts: $RATE, queue $QUEUE B; $(echo $SENDERS | wc -w) senders to $RECEIVER," \
+ktap_info "ports toward hosts: $RATE, queue $QUEUE B, CE past $ECN B; $(echo $SENDERS | wc -w) senders to $RECEIVER," \
 	"$TRANSFERS transfers each (1 B to 4 MiB), 2 in flight; NSCC on in both runs"
 
 # ---- with trimming ----
