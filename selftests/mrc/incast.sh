@@ -256,8 +256,7 @@ ktap_info "ports toward hosts: $RATE, queue $QUEUE B, CE past $ECN B; $(echo $SE
 ktap_check "incast_trimming_completes_intact" run_incast trim
 B=$tmp/trim.before A=$tmp/trim.after
 summary trim | sed "s/^/# /"
-ktap_check_known "incast_trimming_no_timeouts" \
-	"issue 5: 1 retransmit timeout per trimming run remains with no switch drop (2 lab runs after the hole-closing ACK fix); suspected: an in-order tail without ACK_REQ after which the requester stops sending, or an ACK later than the 1.07 s RTO on the loaded emulator" \
+ktap_check "incast_trimming_no_timeouts" \
 	test "$(delta "$B" "$A" timeouts $SENDERS $RECEIVER)" -eq 0
 sw_trims=$(switch_delta "$B" "$A" trimmed $RECEIVER)
 ktap_check "incast_trimming_trims" sh -c "[ $sw_trims -gt 0 ] && [ $(delta "$B" "$A" trims $RECEIVER) -gt 0 ]"
@@ -281,8 +280,7 @@ each_trim_one_retransmit()
 	[ "$sw_trims" -eq "$rx_trims" ] && [ "$rx_trims" -eq "$naks" ] &&
 		[ "$naks" -eq "$retx" ] && [ "$dups" -eq 0 ]
 }
-ktap_check_known "incast_trimming_each_trim_one_retransmit" \
-	"issue 5: the trimming run still retransmits what no trim asked for with the reordering window (loss 19 and 1120, timeout 123 and 279 PSNs in two runs); which rule declares them is not known yet" \
+ktap_check "incast_trimming_each_trim_one_retransmit" \
 	each_trim_one_retransmit
 ktap_check "incast_trimming_no_drops_at_the_switch" \
 	test "$(switch_delta "$B" "$A" dropped $RECEIVER)" -eq 0
@@ -294,8 +292,7 @@ trims_not_failures()
 	echo "ev_retired $retired, ASSUMED_BAD EVs in the samples $bad"
 	[ "$retired" -eq 0 ] && [ "$bad" -eq 0 ]
 }
-ktap_check_known "trims_never_retire_a_path" \
-	"issue 5: the trimming run still retires EVs with the reordering window (ev_retired 7 and 31 in two runs), by declared losses and retransmit timeouts" \
+ktap_check "trims_never_retire_a_path" \
 	trims_not_failures
 
 # ---- drop-tail: the same ports, trimming nothing ----
