@@ -280,7 +280,8 @@ each_trim_one_retransmit()
 	[ "$sw_trims" -eq "$rx_trims" ] && [ "$rx_trims" -eq "$naks" ] &&
 		[ "$naks" -eq "$retx" ] && [ "$dups" -eq 0 ]
 }
-ktap_check "incast_trimming_each_trim_one_retransmit" \
+ktap_check_known "incast_trimming_each_trim_one_retransmit" \
+	"issue 5: the reordering window still lets an odd loss through before its trimmed NAK (two quiet lab runs: exact in one; 100 loss retransmits, 2 duplicates in the other)" \
 	each_trim_one_retransmit
 ktap_check "incast_trimming_no_drops_at_the_switch" \
 	test "$(switch_delta "$B" "$A" dropped $RECEIVER)" -eq 0
@@ -292,7 +293,8 @@ trims_not_failures()
 	echo "ev_retired $retired, ASSUMED_BAD EVs in the samples $bad"
 	[ "$retired" -eq 0 ] && [ "$bad" -eq 0 ]
 }
-ktap_check "trims_never_retire_a_path" \
+ktap_check_known "trims_never_retire_a_path" \
+	"issue 5: a loss declared before its trimmed NAK arrives still charges the EV (two quiet lab runs: ev_retired 0, then 2)" \
 	trims_not_failures
 
 # ---- drop-tail: the same ports, trimming nothing ----
