@@ -290,7 +290,7 @@ if command -v bpftool >/dev/null && command -v clang >/dev/null &&
 		--trim --queue 16k --ecn 8k
 	# One trimming port per host and plane, every counter readable.
 	ktap_check "trimstats_every_host_port" sh -c "'$FABRIC' trimstats |
-		awk '{ print } NF == 12 && \$3 == \"forwarded\" { n++ } END { exit n != 16 }'"
+		awk '{ print } NF == 18 && \$3 == \"forwarded\" { n++ } END { exit n != 16 }'"
 	ktap_check "paths_deliver_when_trimming" check_all_paths h1 h5
 	# A burst of trimmable (DSCP 10) UDP to the MRC port, 40 times what
 	# the queue holds, far faster than 8 Mbit/s: h5's ports trim.

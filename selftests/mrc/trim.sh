@@ -9,8 +9,9 @@
 # covers the final destination), that a packet too short to cut is trimmed
 # in place, that other packets over the limit are dropped, that ECT
 # packets get CE past the marking threshold, that packets already in the
-# priority class are never queued, that the counters match what arrived,
-# and that the port's rate holds.
+# priority class are never queued, that the counters match what arrived
+# (the whole data packets, their wire and payload bytes too), and that the
+# port's rate holds.
 # lab-timeout: 600
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -181,7 +182,7 @@ check_counters()	# PHASE
 	[ "$(st "$p" marked)" -eq "$(rx "$p" ce)" ]
 }
 
-ktap_begin 18
+ktap_begin 19
 # Built on the host by make (tools); building it here, under emulation,
 # takes minutes.
 make -s -C "$top/tools/trim" >/dev/null ||
@@ -315,6 +316,33 @@ priority_class_unqueued()
 	[ "$(st $p trimmed)" -eq 0 ] && check_counters $p
 }
 ktap_check "priority_class_never_queued" priority_class_unqueued
+
+# The goodput counters: of every phase, the whole MRC data packets the
+# switch forwarded are those that arrived whole (trimmed ones, with the
+# TRIMMED flag, are not), each SIZE bytes of UDP payload plus the UDP, IP
+# and Ethernet headers on the wire, carrying SIZE - 60 bytes of payload
+# after WRITE's 60 header bytes (trim_traffic.py).
+whole_data_counted()
+{
+	local spec p size iphl full wire payload total=0 ok=0
+	for spec in v4trim:$SIZE:20 v6trim:$SIZE:40 v6usid:$SIZE:40 \
+		    v4plain:$SIZE:20 v4ecn:$SIZE:20 v4prio:$SIZE:20 \
+		    v4short:$KEEP:20; do
+		IFS=: read -r p size iphl <<<"$spec"
+		full=$(rx "$p" full)
+		wire=$((full * (14 + iphl + 8 + size)))
+		payload=$((full * (size - 60)))
+		echo "$p: $full arrived whole ($wire B on the wire, $payload B payload);" \
+			"switch: data_packets $(st "$p" data_packets)" \
+			"data_bytes $(st "$p" data_bytes) payload_bytes $(st "$p" payload_bytes)"
+		[ "$(st "$p" data_packets)" -eq "$full" ] &&
+		[ "$(st "$p" data_bytes)" -eq "$wire" ] &&
+		[ "$(st "$p" payload_bytes)" -eq "$payload" ] || ok=1
+		total=$((total + full))
+	done
+	[ "$ok" -eq 0 ] && [ "$total" -gt 0 ]
+}
+ktap_check "whole_data_and_payload_counted" whole_data_counted
 
 trim -n trw detach w1
 ktap_finish

@@ -29,8 +29,8 @@
         one IPv4 UDP datagram with a wrong checksum, over a raw socket.
 
 Packets start with an MRC base header (Documentation/wire-format.rst):
-version 1, PSN = sequence number, payload_len = SIZE - 68 (0 when SIZE is
-at most 68: no more than a trimmed packet keeps).
+version 1, opcode WRITE, PSN = sequence number, payload_len = SIZE - 60
+(what follows WRITE's 60 header bytes; 0 when SIZE is at most 60).
 """
 import ctypes
 import importlib.machinery
@@ -45,6 +45,7 @@ MRC_VERSION = 1
 OP_WRITE = 0x01
 TRIMMED = 0x08
 KEEP = 68                       # MRC_MAX_DATA_HDR_LEN, what a trim keeps
+WRITE_HDR = 60                  # WRITE's header bytes: then its payload
 ETH_HLEN = 14
 UDP_HLEN = 8
 SO_RCVBUFFORCE = 33
@@ -54,7 +55,8 @@ MAX_WAIT = 600                  # s, in case the test dies
 
 def mrc_packet(seq, size):
     hdr = struct.pack(">BBBBIIIIIHHI", MRC_VERSION << 4, OP_WRITE, 0, 0,
-                      1, 2, seq & 0xffffff, 0, 0, max(size - KEEP, 0), 0, 0)
+                      1, 2, seq & 0xffffff, 0, 0, max(size - WRITE_HDR, 0),
+                      0, 0)
     return hdr + bytes(size - len(hdr))
 
 

@@ -21,7 +21,9 @@
  * traffic): a switch keeps its control plane out of the data class.
  * An ECN-capable packet that finds more than `ecn` bytes queued is marked
  * CE. Counters per port: forwarded, trimmed, dropped, marked, other (not
- * MRC: passed outside the queue).
+ * MRC: passed outside the queue), and of the forwarded packets those that
+ * are whole MRC data (below): their number, their bytes on the wire and
+ * their payload bytes, the goodput the port delivered.
  *
  * Everything is keyed by the egress ifindex, so one loaded program serves
  * every port; tools/trim/mrc-trim writes the configuration and reads the
@@ -43,6 +45,16 @@
 #define MRC_VERSION		1
 #define MRC_FLAGS_OFFSET	2
 #define MRC_FLAG_TRIMMED	0x08
+#define MRC_PAYLOAD_LEN_OFFSET	24
+#define MRC_BASE_HDR_LEN	32
+/* Opcodes of packets with payload (Documentation/wire-format.rst). */
+#define MRC_OP_WRITE		0x01
+#define MRC_OP_WRITE_IMM	0x02
+#define MRC_OP_SEND		0x03
+#define MRC_OP_SEND_IMM		0x04
+#define MRC_OP_READ_RESP	0x06
+#define MRC_OP_UD_SEND		0x30
+#define MRC_OP_UD_SEND_IMM	0x31
 #define IP_ECN_MASK		0x03
 #define IP_ECN_CE		0x03
 
@@ -77,6 +89,16 @@ struct port_stats {
 	__u64 dropped;
 	__u64 marked;
 	__u64 other;
+	/*
+	 * Of the forwarded: MRC data packets with payload that no switch
+	 * trimmed, their bytes as the port sends them (Ethernet header
+	 * included, as the rate counts them) and the payload they carry
+	 * (the header's payload_len). Appended: mrc-trim reads the fields
+	 * in this order.
+	 */
+	__u64 data_packets;
+	__u64 data_bytes;
+	__u64 payload_bytes;
 };
 
 struct {
@@ -315,6 +337,48 @@ static __always_inline int trim_in_place(struct __sk_buff *skb,
 	return set_tos(skb, pi, (cfg->trimmed_dscp << 2) | pi->ecn);
 }
 
+/*
+ * A forwarded packet: when it is whole MRC data, counts it and its
+ * payload. The payload is what its header declares, believed only when
+ * the packet is long enough to hold it after the base header (the
+ * receiver checks the rest); a packet with the TRIMMED flag (cut or
+ * flagged by a switch before this one) carries nothing the receiver
+ * keeps.
+ */
+static __always_inline void count_whole_data(struct __sk_buff *skb,
+					     const struct pkt_info *pi,
+					     struct port_stats *st)
+{
+	__u32 off = pi->udp_off + sizeof(struct udphdr);
+	__u8 hdr[MRC_PAYLOAD_LEN_OFFSET + 2];
+	__u16 payload;
+
+	if (bpf_skb_load_bytes(skb, off, hdr, sizeof(hdr)))
+		return;
+	if ((hdr[0] >> 4) != MRC_VERSION ||
+	    (hdr[MRC_FLAGS_OFFSET] & MRC_FLAG_TRIMMED))
+		return;
+	switch (hdr[1]) {
+	case MRC_OP_WRITE:
+	case MRC_OP_WRITE_IMM:
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+	case MRC_OP_READ_RESP:
+	case MRC_OP_UD_SEND:
+	case MRC_OP_UD_SEND_IMM:
+		break;
+	default:
+		return;
+	}
+	payload = (__u16)hdr[MRC_PAYLOAD_LEN_OFFSET] << 8 |
+		  hdr[MRC_PAYLOAD_LEN_OFFSET + 1];
+	if (!payload || off + MRC_BASE_HDR_LEN + payload > skb->len)
+		return;
+	__sync_fetch_and_add(&st->data_packets, 1);
+	__sync_fetch_and_add(&st->data_bytes, skb->len);
+	__sync_fetch_and_add(&st->payload_bytes, payload);
+}
+
 /* Cuts the packet to its headers and fixes it up. 0 on success. */
 static __always_inline int trim(struct __sk_buff *skb,
 				const struct trim_cfg *cfg,
@@ -423,6 +487,7 @@ int mrc_trim(struct __sk_buff *skb)
 		skb->priority = cfg->prio;
 		bpf_skb_set_tstamp(skb, now, BPF_SKB_TSTAMP_DELIVERY_MONO);
 		__sync_fetch_and_add(&st->forwarded, 1);
+		count_whole_data(skb, &pi, st);
 		return TC_ACT_OK;
 	}
 	cost = (__u64)skb->len * NSEC_PER_SEC / cfg->rate;
@@ -446,6 +511,7 @@ int mrc_trim(struct __sk_buff *skb)
 			__sync_fetch_and_add(&st->marked, 1);
 		bpf_skb_set_tstamp(skb, start, BPF_SKB_TSTAMP_DELIVERY_MONO);
 		__sync_fetch_and_add(&st->forwarded, 1);
+		count_whole_data(skb, &pi, st);
 		return TC_ACT_OK;
 	}
 
