@@ -2,7 +2,7 @@
 /*
  * integrity: RC data integrity between two verbs devices, for integrity.sh.
  *
- *   integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w]
+ *   integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w | -r]
  *             [-W FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B
  *                                   (IPv4 or IPv6 addresses)
  *
@@ -16,8 +16,9 @@
  * GID directly; that is the whole out-of-band exchange. Transfers are
  * RDMA WRITEs, SENDs and RDMA READs of random length (1 B to 4 MiB,
  * log-uniform; -w: WRITEs and SENDs only, so data flows from A to B
- * only), at unaligned offsets, from and into 1 to 4 scattered SGEs
- * with gaps between them, up to DEPTH in flight. Every byte sent is
+ * only; -r: READs only, so data flows from B to A only), at unaligned
+ * offsets, from and into 1 to 4 scattered SGEs with gaps between them, up
+ * to DEPTH in flight. Every byte sent is
  * pseudo-random (a generator seeded per transfer); before each transfer
  * its destination is filled with a poison pattern, and after it completes
  * every byte is checked: the message where it belongs, the poison
@@ -105,6 +106,8 @@ static struct {
 static int depth = 4;
 /* -w: no READs. */
 static bool no_reads;
+/* -r: nothing but READs. */
+static bool only_reads;
 /* -W: the file whose creation starts the transfers. */
 static const char *start_file;
 /* -T: IBV_QP_TIMEOUT; perftest's default. */
@@ -464,7 +467,8 @@ static void plan_transfer(struct transfer *t, uint64_t id, uint64_t seed,
 	t->id = id;
 	t->slot = slot;
 	t->seed = rnd_seed(seed ^ 0x5555, id);
-	t->kind = (enum kind)rnd_below(&rs, no_reads ? K_READ : K_KINDS);
+	t->kind = only_reads ? K_READ :
+		  (enum kind)rnd_below(&rs, no_reads ? K_READ : K_KINDS);
 	t->len = pick_length(&rs);
 	make_layout(&t->local, t->len, MAX_SGE, &rs);
 	/* WRITE and READ name one remote range; a SEND lands in SGEs. */
@@ -514,7 +518,7 @@ static bool check_wc(const struct ibv_wc *wc, const struct transfer *t,
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w] [-W FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B\n");
+		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w | -r] [-W FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B\n");
 	return 2;
 }
 
@@ -529,7 +533,7 @@ int main(int argc, char **argv)
 	struct ibv_wc wc;
 	int opt, ret = 0;
 
-	while ((opt = getopt(argc, argv, "n:t:s:d:wW:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:s:d:wrW:T:")) != -1) {
 		switch (opt) {
 		case 'n':
 			max_transfers = strtoul(optarg, NULL, 0);
@@ -548,6 +552,9 @@ int main(int argc, char **argv)
 		case 'w':
 			no_reads = true;
 			break;
+		case 'r':
+			only_reads = true;
+			break;
 		case 'W':
 			start_file = optarg;
 			break;
@@ -560,7 +567,7 @@ int main(int argc, char **argv)
 			return usage();
 		}
 	}
-	if (argc - optind != 4)
+	if (argc - optind != 4 || (no_reads && only_reads))
 		return usage();
 	printf("# seed %" PRIu64 ", at most %lu transfers or %.0f s, %d in flight\n",
 	       seed, max_transfers, seconds, depth);
