@@ -11,9 +11,13 @@
 # that the reader saw them trimmed (its `trims`) and asked for them again
 # at once, never after a retransmission timeout (`timeouts` 0), and that
 # the whole responses the port forwarded carried at least the bytes the
-# reader checked. A second run, the same READs with the port dropping
-# instead of trimming (drop-tail), is printed for comparison only.
-# lab-timeout: 400
+# reader checked. With MRC_TRIM_READ_DROPTAIL=1, the same READs through
+# the port dropping instead of trimming (drop-tail) are printed for
+# comparison only; off by default, since the reader then recovers by its
+# timer alone and takes minutes (two lab runs: 131.7 s and 111.0 s against
+# 3.9 s and 4.0 s trimming; another seed left a READ unfinished after
+# integrity's 60 s).
+# lab-timeout: 420
 set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_root_tools
@@ -168,7 +172,9 @@ ktap_check "forwarded_payload_covers_bytes_read" payload_covers_checked
 
 # For comparison only: the same READs, the port dropping what is over its
 # limit. Losses are found by the reader's timer alone.
-if trim -n mrcnb attach mrcvb --rate "$RATE" --queue "$QUEUE" \
+if [ "${MRC_TRIM_READ_DROPTAIL:-0}" != 1 ]; then
+	ktap_info "drop-tail comparison skipped (MRC_TRIM_READ_DROPTAIL=1 runs it)"
+elif trim -n mrcnb attach mrcvb --rate "$RATE" --queue "$QUEUE" \
 	--port "$(mrc_udp_port)" --no-trim && run_reads droptail >"$work/dt.log" 2>&1; then
 	ktap_info "drop-tail (comparison): $(grep '^droptail:' "$work/dt.log")"
 	ktap_info "trimming against drop-tail: $(awk '/^# transfers/ { print $NF == "s" ? $(NF - 1) : "?" }' "$work/trim.out") s" \
