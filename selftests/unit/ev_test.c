@@ -354,6 +354,36 @@ static void no_usable_ev(void)
 	CHECK_EQ(set.usable, 0);
 }
 
+/* The times debugfs shows: last timed state change and last loss. */
+static void stamps_record_changes_and_losses(void)
+{
+	make_set(2, 2, 1);
+	CHECK(!set.evs[0].changed);
+	mrc_ev_on_ack(&set, 0, 1);	/* untimed: no stamp */
+	CHECK(!set.evs[0].changed);
+	CHECK(mrc_ev_on_loss(&set, 0, 1000));
+	CHECK(set.evs[0].changed);
+	CHECK_EQ(set.evs[0].changed_us, 1000);
+	CHECK_EQ(set.evs[0].lost_us, 1000);
+	/* A later loss on it (in flight when it went bad): no new change. */
+	CHECK(mrc_ev_on_loss(&set, 0, 1500));
+	CHECK_EQ(set.evs[0].changed_us, 1000);
+	CHECK_EQ(set.evs[0].lost_us, 1500);
+	/* Back to GOOD through probes: stamped at the deciding result. */
+	CHECK_EQ(mrc_ev_next_probe(&set, 1100), 0);
+	mrc_ev_probe_result(&set, 0, true, 1600);
+	CHECK_EQ(mrc_ev_next_probe(&set, 1600), 0);
+	mrc_ev_probe_result(&set, 0, true, 1700);
+	CHECK_EQ(set.evs[0].state, MRC_EV_GOOD);
+	CHECK_EQ(set.evs[0].changed_us, 1700);
+	/* A plane going down stamps each of its EVs. */
+	mrc_ev_plane_set(&set, 1, MRC_EV_PLANE_DOWN, true, 2000);
+	CHECK(set.evs[2].changed && set.evs[3].changed);
+	CHECK_EQ(set.evs[2].changed_us, 2000);
+	CHECK_EQ(set.evs[3].changed_us, 2000);
+	CHECK_EQ(set.evs[2].lost, 0);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(init_rejects_bad_input),
 	KTAP_CASE(init_groups_by_plane),
@@ -370,6 +400,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(plane_down_removes_all_at_once),
 	KTAP_CASE(plane_up_returns_only_after_probes),
 	KTAP_CASE(no_usable_ev),
+	KTAP_CASE(stamps_record_changes_and_losses),
 };
 
 KTAP_MAIN("ev", cases)

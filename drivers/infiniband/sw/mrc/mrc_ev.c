@@ -47,6 +47,13 @@ static void mrc_ev_set_state(struct mrc_ev_set *set, u32 ev, u8 state)
 	e->probe_successes = 0;
 }
 
+/* For the record (debugfs): when a change the caller timed happened. */
+static void mrc_ev_stamp(struct mrc_ev *e, u32 now_us)
+{
+	e->changed_us = now_us;
+	e->changed = true;
+}
+
 /* Retired: probed from @due_us on, starting from the base interval. */
 static void mrc_ev_retire(struct mrc_ev_set *set, u32 ev, u32 due_us)
 {
@@ -173,11 +180,13 @@ bool mrc_ev_on_loss(struct mrc_ev_set *set, u32 ev, u32 now_us)
 		return false;
 	e = &set->evs[ev];
 	e->lost++;
+	e->lost_us = now_us;
 	if (!mrc_ev_state_usable(e->state))
 		return true;
 	if (set->usable <= set->params.min_active)
 		return false;
 	mrc_ev_retire(set, ev, now_us + set->params.probe_interval_us);
+	mrc_ev_stamp(e, now_us);
 	return true;
 }
 
@@ -223,6 +232,7 @@ void mrc_ev_probe_result(struct mrc_ev_set *set, u32 ev, bool ok,
 	if (ok) {
 		if (++e->probe_successes >= set->params.probes_to_good) {
 			mrc_ev_set_state(set, ev, MRC_EV_GOOD);
+			mrc_ev_stamp(e, now_us);
 			e->probe_backoff = 0;
 			return;
 		}
@@ -275,9 +285,12 @@ u8 mrc_ev_plane_set(struct mrc_ev_set *set, u8 plane, u8 flag, bool on,
 
 	if (!before && after) {
 		/* Nothing can cross the plane: retire it whole, floor or not. */
-		for (i = first; i < first + set->plane_len[plane]; i++)
-			if (set->evs[i].state != MRC_EV_DENIED)
-				mrc_ev_retire(set, i, now_us);
+		for (i = first; i < first + set->plane_len[plane]; i++) {
+			if (set->evs[i].state == MRC_EV_DENIED)
+				continue;
+			mrc_ev_retire(set, i, now_us);
+			mrc_ev_stamp(&set->evs[i], now_us);
+		}
 	} else if (before && !after) {
 		/* Back, but each path must prove itself: probe them now. */
 		for (i = first; i < first + set->plane_len[plane]; i++) {

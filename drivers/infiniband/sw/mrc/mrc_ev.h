@@ -72,6 +72,13 @@ struct mrc_ev_path {
  * @acked: packets acknowledged that were sent on it
  * @lost: losses and timeouts charged to it
  * @probes: probes sent on it
+ * @changed_us: when it last went ASSUMED_BAD (loss, timeout, plane event)
+ *	or back to GOOD through probes, in the caller's time; valid once
+ *	@changed is set (the changes without a time, ACK, deny and allow,
+ *	leave it as it was)
+ * @lost_us: when the last loss or timeout was charged to it (valid once
+ *	@lost is non-zero)
+ * @changed: @changed_us holds a time
  */
 struct mrc_ev {
 	struct mrc_ev_path path;
@@ -85,6 +92,9 @@ struct mrc_ev {
 	u64 acked;
 	u64 lost;
 	u64 probes;
+	u32 changed_us;
+	u32 lost_us;
+	bool changed;
 };
 
 /**

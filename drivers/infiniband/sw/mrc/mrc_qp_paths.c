@@ -443,7 +443,15 @@ static void mrc_qp_paths_show_qp(struct mrc_qp *qp, struct seq_file *m)
 		for (k = 0; k < e->path.n_usids; k++)
 			seq_printf(m, "%s%x", k ? "," : "usids:",
 				   e->path.usids[k]);
-		seq_putc(m, '\n');
+		/* mrc_now_us(): CLOCK_MONOTONIC in us, modulo 2^32. */
+		if (e->changed)
+			seq_printf(m, " %u", e->changed_us);
+		else
+			seq_puts(m, " -");
+		if (e->lost)
+			seq_printf(m, " %u\n", e->lost_us);
+		else
+			seq_puts(m, " -\n");
 	}
 	spin_unlock_bh(&qp->lock);
 }

@@ -96,7 +96,9 @@ void mrc_qp_paths_probe(struct mrc_qp *qp, struct sk_buff_head *out,
 
 /*
  * debugfs: one line per EV of every RC QP of @mdev that has its paths:
- * "IBDEV QPN EV PLANE STATE SENT ACKED LOST PATH".
+ * "IBDEV QPN EV PLANE STATE SENT ACKED LOST PATH CHANGED_US LOST_US", the
+ * last two the times (mrc_now_us()) of its last timed state change and of
+ * its last loss, "-" for none (Documentation/paths.rst).
  */
 void mrc_qp_paths_show(struct mrc_dev *mdev, struct seq_file *m);
 
