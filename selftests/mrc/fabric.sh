@@ -5,8 +5,9 @@
 # `paths` prints delivers a packet to its final destination; a link or switch
 # taken down loses exactly the paths through it and `up` brings them back;
 # rate limiting and delay are measurable; `down` leaves no namespace;
-# `up --trim` makes the last hops trimming switch ports (tools/trim).
-# lab-timeout: 900
+# `up --trim` makes the last hops trimming switch ports (tools/trim);
+# `up --mark` makes every port a marking one; `base-rtt` pings.
+# lab-timeout: 1500
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -212,7 +213,7 @@ check_profiles()
 	[ -n "$want" ] && [ "$got" = "$want" ]
 }
 
-ktap_begin 32
+ktap_begin 39
 trap cleanup EXIT
 cleanup
 
@@ -314,10 +315,42 @@ for i in range(600):
 		'BEGIN { printf "trimmed at h5 ports: %d\n", a - b; exit !(a - b > 0) }'
 	ktap_check "down_removes_the_trim_pins" sh -c "'$FABRIC' down &&
 		! ls \"\${MRC_TRIM_BPFFS:-/run/mrc-trim}\" 2>/dev/null | grep -q '^ns-mf-'"
+
+	# `up --mark`: every port of the fabric a marking, drop-tail port.
+	ktap_check "mark_refuses_trim_and_no_rate" sh -c "! '$FABRIC' up --rate 8mbit --trim --mark 8k 2>&1 &&
+		! '$FABRIC' up --mark 8k 2>&1 && [ -z \"\$(ip netns list | grep '^mf-')\" ]"
+	# 64 ports to attach take minutes under a loaded TCG host: not
+	# the 90 s of fabric().
+	ktap_check "fabric_up_marking" timeout 900 "$FABRIC" up \
+		--rate ${SHAPED_RATE_MBIT}mbit --mark 8k --queue 16k
+	ktap_check "trimstats_every_port_when_marking" sh -c "'$FABRIC' trimstats |
+		awk 'NF == 18 && \$3 == \"forwarded\" { n++ } END { print n \" ports\"; exit n != $((2 * DEFAULT_LINKS)) }'"
+	ktap_check "paths_deliver_when_marking" check_all_paths h1 h5
+	# An ECT(0) burst of AF11 UDP to the MRC port, far faster than the
+	# ports: marked CE on its way (at h1's own port first), never
+	# trimmed.
+	ip netns exec mf-h1 python3 -c "
+import socket
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, 10 << 2 | 2)
+for i in range(600):
+    s.sendto(bytes(1000), ('$B6', $(mrc_udp_port 2>/dev/null || echo 4791)))
+"
+	sleep 3
+	ktap_check "ect_burst_marked_not_trimmed" sh -c "'$FABRIC' trimstats | awk '
+		{ for (i = 3; i < NF; i += 2) v[\$i] += \$(i + 1) }
+		END { printf \"marked %d trimmed %d dropped %d\\n\", v[\"marked\"], v[\"trimmed\"], v[\"dropped\"]
+			exit !(v[\"marked\"] > 0 && v[\"trimmed\"] == 0) }'"
+	ktap_check "base_rtt_idle_ping" sh -c "us=\$('$FABRIC' base-rtt) && echo \"base_rtt \$us us\" && [ \"\$us\" -gt 0 ]"
+	ktap_check "down_after_marking" sh -c "'$FABRIC' down &&
+		! ls \"\${MRC_TRIM_BPFFS:-/run/mrc-trim}\" 2>/dev/null | grep -q '^ns-mf-'"
 else
 	for c in fabric_up_trimming trimstats_every_host_port \
 		paths_deliver_when_trimming trimmable_burst_trimmed_at_the_last_hop \
-		down_removes_the_trim_pins; do
+		down_removes_the_trim_pins mark_refuses_trim_and_no_rate \
+		fabric_up_marking trimstats_every_port_when_marking \
+		paths_deliver_when_marking ect_burst_marked_not_trimmed \
+		base_rtt_idle_ping down_after_marking; do
 		ktap_skip "$c" "needs bpftool, clang and libbpf-dev (scripts/setup)"
 	done
 fi
