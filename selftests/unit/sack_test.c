@@ -1000,9 +1000,20 @@ static void tx_deferred_charge(void)
 		 MRC_TX_NAK_CHARGE_CANCELLED);
 	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
 
+	/* a NAK stamped a little after the tracker's send time is the copy's */
+	tx_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 4, 1160));
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1149),
+		 MRC_TX_NAK_CHARGE_CANCELLED);
+	/* one stamped after it was declared lost is the retransmission's */
+	tx_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 4, 1160));
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1165), MRC_TX_NAK_MARKED);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 1);
+
 	/*
-	 * An EV that delivers nothing: its PSN is lost by age, and charged
-	 * at once, delay or not (a failed path is retired as promptly).
+	 * An EV that delivers nothing: its PSN is lost by age, retransmitted
+	 * at once, and its EV still charged, one delay later: no NAK comes.
 	 */
 	CHECK(mrc_tx_init(&t, slots, 64, 0));
 	mrc_tx_set_reorder_tolerance(&t, 1);
@@ -1014,7 +1025,13 @@ static void tx_deferred_charge(void)
 	CHECK_EQ(res.lost_count, 0);
 	CHECK_EQ(mrc_tx_detect_losses(&t, 1400, &res), 1);
 	CHECK_EQ(res.lost[0].ev, 3);
-	CHECK(!res.lost[0].deferred);
+	CHECK(res.lost[0].deferred);
+	CHECK(mrc_tx_next_to_retransmit(&t, &psn));
+	CHECK_EQ(psn, 0);
+	CHECK(mrc_tx_loss_due(&t, &when));
+	CHECK_EQ(when, 1900);
+	CHECK_EQ(mrc_tx_due_charges(&t, 1900, due, 4), 1);
+	CHECK_EQ(due[0].ev, 3);
 	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
 
 	/* the count rule alone (no trim seen): charged at once */

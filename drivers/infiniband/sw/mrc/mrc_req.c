@@ -1248,6 +1248,8 @@ static void mrc_req_cc_start(struct mrc_qp *qp)
 	}
 }
 
+static void mrc_req_path_evidence(struct mrc_qp *qp);
+
 void mrc_req_start(struct mrc_qp *qp)
 {
 	struct mrc_req_state *req = &qp->req;
@@ -1274,6 +1276,15 @@ void mrc_req_start(struct mrc_qp *qp)
 	req->progress_us = 0;
 	mrc_req_rto_bounds(qp);
 	mrc_req_cc_start(qp);
+	/*
+	 * A QP under congestion control expects queues, hence EVs through
+	 * unequal queues overtaking each other (by far more than the count
+	 * rule tolerates when the QP has few EVs: one per plane between
+	 * hosts under one switch) before any trim says so: path evidence
+	 * from the start. Without NSCC, the first NAK(trimmed) turns it on.
+	 */
+	if (req->cc_enabled)
+		mrc_req_path_evidence(qp);
 	req->started = true;
 }
 
@@ -1468,6 +1479,20 @@ static u64 mrc_req_charge_delay_us(struct mrc_qp *qp)
 }
 
 /*
+ * Path evidence (mrc_tx_set_path_evidence()) with an RTO of age for an EV
+ * that delivers nothing, and deferred EV charges, from the RTT estimates
+ * of now: set when path evidence goes on, refreshed as the RTT moves.
+ */
+static void mrc_req_path_evidence(struct mrc_qp *qp)
+{
+	struct mrc_tx_tracker *t = &qp->req.tracker;
+
+	mrc_tx_set_path_evidence(t, true, mrc_req_rto_us(qp),
+				 mrc_req_reorder_floor_us(qp));
+	mrc_tx_set_charge_delay(t, mrc_req_charge_delay_us(qp));
+}
+
+/*
  * A NAK says a switch trimmed @psn: congestion, not a failed path. The PSN
  * is marked for retransmission at once (the next run sends it, on another
  * EV when there is one) and the EV is not charged. This runs before the
@@ -1492,9 +1517,7 @@ static void mrc_req_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	 * (mrc_tx_set_path_evidence()), or an RTO of age for an EV that
 	 * delivers nothing.
 	 */
-	mrc_tx_set_path_evidence(&req->tracker, true, mrc_req_rto_us(qp),
-				 mrc_req_reorder_floor_us(qp));
-	mrc_tx_set_charge_delay(&req->tracker, mrc_req_charge_delay_us(qp));
+	mrc_req_path_evidence(qp);
 	switch (mrc_tx_on_nak_trimmed_echo(&req->tracker, psn,
 					   pkt->ack.ts_echo)) {
 	case MRC_TX_NAK_MARKED:
@@ -1592,8 +1615,11 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		/* Delivered now: what left the in-flight and lost sets. */
 		pending -= mrc_tx_in_flight(&req->tracker) +
 			   mrc_tx_lost_count(&req->tracker);
-		if (res.rtt_valid)
+		if (res.rtt_valid) {
 			mrc_rto_sample(&req->rto, res.rtt);
+			if (req->tracker.path_evidence)
+				mrc_req_path_evidence(qp);
+		}
 		if (pending) {
 			mrc_rto_on_progress(&req->rto);
 			req->progress_us = now;

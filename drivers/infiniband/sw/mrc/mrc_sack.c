@@ -372,6 +372,7 @@ static bool tx_defer_charge(struct mrc_tx_tracker *t, u32 psn,
 	c->psn = psn;
 	c->ev = s->ev;
 	c->sent_ts = (u32)s->sent_at;
+	c->declared_ts = (u32)now;
 	return true;
 }
 
@@ -380,13 +381,20 @@ static void tx_drop_charge(struct mrc_tx_tracker *t, u32 i)
 	t->charges[i] = t->charges[--t->n_charges];
 }
 
-/* A NAK(trimmed) of @psn's copy sent at @ts: withdraws its pending charge. */
+/*
+ * A NAK(trimmed) of @psn's copy stamped @ts: withdraws the pending charge
+ * of that copy, sent no later than @ts and declared lost after it (its
+ * retransmission, stamped later still, is not it).
+ */
 static bool tx_cancel_charge(struct mrc_tx_tracker *t, u32 psn, u32 ts)
 {
 	u32 i;
 
 	for (i = 0; i < t->n_charges; i++) {
-		if (t->charges[i].psn == psn && t->charges[i].sent_ts == ts) {
+		const struct mrc_tx_charge *c = &t->charges[i];
+
+		if (c->psn == psn && (s32)(ts - c->sent_ts) >= 0 &&
+		    (s32)(ts - c->declared_ts) < 0) {
 			tx_drop_charge(t, i);
 			return true;
 		}
@@ -681,10 +689,11 @@ static void tx_detect_losses(struct mrc_tx_tracker *t, u64 now,
 		if (v == TX_NOT_LOST)
 			continue;
 		psn = tx_idx_psn(t, idx);
-		if (v == TX_LOST_ON_EVIDENCE) {
+		if (v == TX_LOST_ON_EVIDENCE)
 			tx_evidence_loss(t, &t->slots[idx]);
+		/* On evidence or by age: a late NAK may still call it a trim. */
+		if (t->path_evidence)
 			deferred = tx_defer_charge(t, psn, &t->slots[idx], now);
-		}
 		if (res->lost_reported < MRC_TX_ACK_MAX_LOST) {
 			res->lost[res->lost_reported].psn = psn;
 			res->lost[res->lost_reported].ev = t->slots[idx].ev;

@@ -226,16 +226,19 @@ struct mrc_tx_slot {
 };
 
 /*
- * A loss declared on path evidence whose EV has not been charged yet: its
- * PSN, the EV and the low 32 bits of the send time of the copy declared
- * lost (what the NAK(trimmed) of that copy echoes), and when the charge
- * comes due.
+ * A loss declared in path-evidence mode whose EV has not been charged yet:
+ * its PSN, the EV, the low 32 bits of the send time of the copy declared
+ * lost and of the time it was declared lost (a NAK(trimmed) echoing a
+ * time in between is for that copy: the caller stamps a packet when it
+ * leaves, a little after it told the tracker), and when the charge comes
+ * due.
  */
 struct mrc_tx_charge {
 	u64 due;
 	u32 psn;
 	u32 ev;
 	u32 sent_ts;
+	u32 declared_ts;
 };
 
 struct mrc_tx_tracker {
@@ -380,16 +383,16 @@ struct mrc_tx_lost;
  * the return trip reordered it behind the ACK that brought the evidence
  * by more than the reordering window. Its retransmission must go at once
  * (the data is needed), but the verdict on its EV can wait: with @delay
- * (caller's clock units; 0, the default, charges at once) such a loss is
+ * (caller's clock units; 0, the default, charges at once) every loss the
+ * rule declares in path-evidence mode (on evidence, or by age) is
  * reported with mrc_tx_lost.deferred set and kept as a pending charge for
  * @delay. A NAK(trimmed) of the copy declared lost arriving meanwhile
  * (mrc_tx_on_nak_trimmed_echo() returns MRC_TX_NAK_CHARGE_CANCELLED)
  * withdraws the charge: the EV delivered the header, it was congested,
  * not failing. Otherwise mrc_tx_due_charges() hands it to the caller once
- * due. Losses by the count rule alone, by age (reorder_time) or by
- * timeout are never deferred: an EV that delivers nothing is charged as
- * promptly as before. More than MRC_TX_PENDING_CHARGES at once are
- * charged at once.
+ * due: an EV that delivers nothing is still charged, @delay later. Losses
+ * by the count rule alone (path evidence off) and timeouts are never
+ * deferred. More than MRC_TX_PENDING_CHARGES at once are charged at once.
  */
 void mrc_tx_set_charge_delay(struct mrc_tx_tracker *t, u64 delay);
 
