@@ -284,7 +284,9 @@ each_trim_one_retransmit()
 	[ "$sw_trims" -eq "$rx_trims" ] && [ "$rx_trims" -eq "$naks" ] &&
 		[ "$naks" -eq "$retx" ] && [ "$dups" -eq 0 ]
 }
-ktap_check "incast_trimming_each_trim_one_retransmit" each_trim_one_retransmit
+ktap_check_known "incast_trimming_each_trim_one_retransmit" \
+	"issue 5: before a QP's first NAK(trimmed) the count rule (tolerance 2 x EVs: 4 for h2, one EV per plane under h1's switch) declares trimmed PSNs lost; NAKs(trimmed) seen up to 0.5 s late" \
+	each_trim_one_retransmit
 ktap_check "incast_trimming_no_drops_at_the_switch" \
 	test "$(switch_delta "$B" "$A" dropped $RECEIVER)" -eq 0
 trims_not_failures()
@@ -295,7 +297,9 @@ trims_not_failures()
 	echo "ev_retired $retired, ASSUMED_BAD EVs in the samples $bad"
 	[ "$retired" -eq 0 ] && [ "$bad" -eq 0 ]
 }
-ktap_check "trims_never_retire_a_path" trims_not_failures
+ktap_check_known "trims_never_retire_a_path" \
+	"issue 5: count-rule losses before a QP's first NAK(trimmed) are charged at once (deferred charges cover only path-evidence mode)" \
+	trims_not_failures
 
 # ---- drop-tail: the same ports, trimming nothing ----
 ktap_check "trimming_off" "$FABRIC" trimming off

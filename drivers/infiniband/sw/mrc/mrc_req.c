@@ -1248,8 +1248,6 @@ static void mrc_req_cc_start(struct mrc_qp *qp)
 	}
 }
 
-static void mrc_req_path_evidence(struct mrc_qp *qp);
-
 void mrc_req_start(struct mrc_qp *qp)
 {
 	struct mrc_req_state *req = &qp->req;
@@ -1276,15 +1274,6 @@ void mrc_req_start(struct mrc_qp *qp)
 	req->progress_us = 0;
 	mrc_req_rto_bounds(qp);
 	mrc_req_cc_start(qp);
-	/*
-	 * A QP under congestion control expects queues, hence EVs through
-	 * unequal queues overtaking each other (by far more than the count
-	 * rule tolerates when the QP has few EVs: one per plane between
-	 * hosts under one switch) before any trim says so: path evidence
-	 * from the start. Without NSCC, the first NAK(trimmed) turns it on.
-	 */
-	if (req->cc_enabled)
-		mrc_req_path_evidence(qp);
 	req->started = true;
 }
 
