@@ -97,7 +97,7 @@ snapshot()	# FILE
 		for c in trims retransmits timeouts ev_retired tx_packets \
 			duplicates rx_drop_out_of_window retransmits_trim \
 			retransmits_loss retransmits_timeout cc_decreases \
-			cc_quick_adapts; do
+			cc_quick_adapts ev_charges_cancelled; do
 			echo "$h $c $(counter "$h" "$c")"
 		done
 	done >"$1"
@@ -196,7 +196,8 @@ summary()	# NAME
 		"retransmits_loss $(delta "$b" "$a" retransmits_loss $SENDERS)" \
 		"retransmits_timeout $(delta "$b" "$a" retransmits_timeout $SENDERS)" \
 		"cc_decreases $(delta "$b" "$a" cc_decreases $SENDERS)" \
-		"cc_quick_adapts $(delta "$b" "$a" cc_quick_adapts $SENDERS);" \
+		"cc_quick_adapts $(delta "$b" "$a" cc_quick_adapts $SENDERS)" \
+		"ev_charges_cancelled $(delta "$b" "$a" ev_charges_cancelled $SENDERS);" \
 		"receiver: trims $(delta "$b" "$a" trims $RECEIVER)" \
 		"duplicates $(delta "$b" "$a" duplicates $RECEIVER);" \
 		"switch ports to $RECEIVER: trimmed $(switch_delta "$b" "$a" trimmed $RECEIVER)" \
@@ -265,7 +266,10 @@ ktap_check "incast_trimming_trims" sh -c "[ $sw_trims -gt 0 ] && [ $(delta "$B" 
 # re-ACKed, not NAKed), and a sender counts a NAK it ignores (PSN no longer
 # in flight, or a copy older than its current transmission) as a trim too;
 # both follow only a retransmission no trim asked for, which fails this
-# check anyway (Documentation/congestion.rst, "The incast test").
+# check anyway (Documentation/congestion.rst, "The incast test"). A loss
+# declared on path evidence before its NAK(trimmed) came back is one
+# retransmission for one NAK too: it stays in retransmits_loss, and the
+# late NAK withdraws the EV charge (ev_charges_cancelled).
 each_trim_one_retransmit()
 {
 	local rx_trims naks retx dups
@@ -278,7 +282,7 @@ each_trim_one_retransmit()
 		[ "$naks" -eq "$retx" ] && [ "$dups" -eq 0 ]
 }
 ktap_check_known "incast_trimming_each_trim_one_retransmit" \
-	"issue 5: the reordering window still lets an odd loss through before its trimmed NAK (two quiet lab runs: exact in one; 100 loss retransmits, 2 duplicates in the other)" \
+	"issue 5: before a QP's first NAK(trimmed) the count rule (tolerance 2 x EVs: 4 for h2, one EV per plane under h1's switch) declares trimmed PSNs lost; NAKs(trimmed) seen up to 0.5 s late" \
 	each_trim_one_retransmit
 ktap_check "incast_trimming_no_drops_at_the_switch" \
 	test "$(switch_delta "$B" "$A" dropped $RECEIVER)" -eq 0
@@ -291,7 +295,7 @@ trims_not_failures()
 	[ "$retired" -eq 0 ] && [ "$bad" -eq 0 ]
 }
 ktap_check_known "trims_never_retire_a_path" \
-	"issue 5: a loss declared before its trimmed NAK arrives still charges the EV (two quiet lab runs: ev_retired 0, then 2)" \
+	"issue 5: count-rule losses before a QP's first NAK(trimmed) are charged at once (deferred charges cover only path-evidence mode)" \
 	trims_not_failures
 
 # ---- drop-tail: the same ports, trimming nothing ----

@@ -913,6 +913,230 @@ static void tx_reorder_window(void)
 	CHECK(!mrc_tx_loss_due(&t, &due));
 }
 
+/*
+ * A trimmed PSN declared lost on path evidence before its NAK(trimmed)
+ * came back: EV 3 carried PSN 0 (trimmed) and then PSN 1, whose SACK
+ * arrived first. With a charge delay, the loss is retransmitted at once
+ * but its EV charge waits; the late NAK withdraws it.
+ */
+static void tx_deferred_setup(struct mrc_tx_tracker *t,
+			      struct mrc_tx_ack_result *res)
+{
+	CHECK(mrc_tx_init(t, slots, 64, 0));
+	mrc_tx_set_reorder_tolerance(t, 1);
+	mrc_tx_set_path_evidence(t, true, 0, 100);
+	mrc_tx_set_charge_delay(t, 500);
+	CHECK_EQ(mrc_tx_send(t, 3, 1000, 0), 0);
+	CHECK_EQ(mrc_tx_send(t, 3, 1000, 0), 1);
+	CHECK_EQ(tx_sack_one_at(t, 0, 1, 1050, res), MRC_TX_ACK_OK);
+	CHECK_EQ(res->lost_count, 0);
+	/* the window (100) passes: lost on evidence, charge deferred */
+	CHECK_EQ(mrc_tx_detect_losses(t, 1150, res), 1);
+	CHECK_EQ(res->lost[0].psn, 0);
+	CHECK_EQ(res->lost[0].ev, 3);
+	CHECK(res->lost[0].deferred);
+	CHECK_EQ(mrc_tx_pending_charges(t), 1);
+}
+
+static void tx_deferred_charge(void)
+{
+	struct mrc_tx_tracker t;
+	struct mrc_tx_ack_result res;
+	struct mrc_tx_lost due[4];
+	u32 psn;
+	u64 when;
+
+	/* the late NAK, after the retransmission went: charge withdrawn */
+	tx_deferred_setup(&t, &res);
+	CHECK(mrc_tx_loss_due(&t, &when));
+	CHECK_EQ(when, 1650);
+	CHECK(mrc_tx_next_to_retransmit(&t, &psn));
+	CHECK_EQ(psn, 0);
+	CHECK_EQ(mrc_tx_slot(&t, 0)->cause, MRC_TX_CAUSE_REORDER);
+	CHECK(mrc_tx_resend(&t, 0, 4, 1160));
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000),
+		 MRC_TX_NAK_CHARGE_CANCELLED);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+	/* the retransmission stays in flight: no second one */
+	CHECK_EQ(tx_state(&t, 0), MRC_TX_IN_FLIGHT);
+	CHECK_EQ(mrc_tx_lost_count(&t), 0);
+	/* and the window was too short: it doubles */
+	CHECK_EQ(mrc_tx_reorder_window(&t), 200);
+	CHECK_EQ(mrc_tx_due_charges(&t, 9000, due, 4), 0);
+	/* the same NAK again withdraws nothing more */
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000), MRC_TX_NAK_IGNORED);
+	CHECK(!mrc_tx_loss_due(&t, &when));
+
+	/* no NAK: the charge comes due after the delay, once */
+	tx_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 4, 1160));
+	CHECK_EQ(mrc_tx_due_charges(&t, 1649, due, 4), 0);
+	CHECK_EQ(mrc_tx_due_charges(&t, 1650, due, 4), 1);
+	CHECK_EQ(due[0].psn, 0);
+	CHECK_EQ(due[0].ev, 3);
+	CHECK(!due[0].deferred);
+	CHECK_EQ(mrc_tx_due_charges(&t, 9000, due, 4), 0);
+	/* a NAK after that changes nothing: the copy was replaced */
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000), MRC_TX_NAK_IGNORED);
+
+	/* the NAK before the retransmission: it goes as a trim's */
+	tx_deferred_setup(&t, &res);
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000),
+		 MRC_TX_NAK_CHARGE_CANCELLED);
+	CHECK_EQ(tx_state(&t, 0), MRC_TX_LOST);
+	CHECK_EQ(mrc_tx_slot(&t, 0)->cause, MRC_TX_CAUSE_TRIMMED);
+	CHECK_EQ(mrc_tx_lost_count(&t), 1);
+	CHECK_EQ(mrc_tx_due_charges(&t, 9000, due, 4), 0);
+
+	/* the NAK after the retransmission was acknowledged: still withdrawn */
+	tx_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 4, 1160));
+	CHECK_EQ(mrc_tx_on_ack(&t, 2, NULL, 0, 0, 1300, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_outstanding(&t), 0);
+	/* a NAK of another copy (another send time) withdraws nothing */
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 999), MRC_TX_NAK_IGNORED);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 1);
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000),
+		 MRC_TX_NAK_CHARGE_CANCELLED);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+
+	/* a NAK stamped a little after the tracker's send time is the copy's */
+	tx_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 4, 1160));
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1149),
+		 MRC_TX_NAK_CHARGE_CANCELLED);
+	/* one stamped after it was declared lost is the retransmission's */
+	tx_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 4, 1160));
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1165), MRC_TX_NAK_MARKED);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 1);
+
+	/*
+	 * An EV that delivers nothing: its PSN is lost by age, retransmitted
+	 * at once, and its EV still charged, one delay later: no NAK comes.
+	 */
+	CHECK(mrc_tx_init(&t, slots, 64, 0));
+	mrc_tx_set_reorder_tolerance(&t, 1);
+	mrc_tx_set_path_evidence(&t, true, 400, 100);
+	mrc_tx_set_charge_delay(&t, 500);
+	mrc_tx_send(&t, 3, 1000, 0);		/* 0 on EV 3, silent */
+	mrc_tx_send(&t, 5, 1000, 0);		/* 1 on EV 5, delivers */
+	CHECK_EQ(tx_sack_one_at(&t, 0, 1, 1100, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(res.lost_count, 0);
+	CHECK_EQ(mrc_tx_detect_losses(&t, 1400, &res), 1);
+	CHECK_EQ(res.lost[0].ev, 3);
+	CHECK(res.lost[0].deferred);
+	CHECK(mrc_tx_next_to_retransmit(&t, &psn));
+	CHECK_EQ(psn, 0);
+	CHECK(mrc_tx_loss_due(&t, &when));
+	CHECK_EQ(when, 1900);
+	CHECK_EQ(mrc_tx_due_charges(&t, 1900, due, 4), 1);
+	CHECK_EQ(due[0].ev, 3);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+
+	/* the count rule alone (no trim seen): charged at once */
+	CHECK(mrc_tx_init(&t, slots, 64, 0));
+	mrc_tx_set_reorder_tolerance(&t, 1);
+	mrc_tx_set_charge_delay(&t, 500);
+	mrc_tx_send(&t, 3, 1000, 0);
+	mrc_tx_send(&t, 3, 1000, 0);
+	CHECK_EQ(tx_sack_one_at(&t, 0, 1, 1100, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(res.lost_count, 1);
+	CHECK(!res.lost[0].deferred);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+
+	/* no delay (the default): charged at once */
+	CHECK(mrc_tx_init(&t, slots, 64, 0));
+	mrc_tx_set_reorder_tolerance(&t, 1);
+	mrc_tx_set_path_evidence(&t, true, 0, 100);
+	mrc_tx_send(&t, 3, 1000, 0);
+	mrc_tx_send(&t, 3, 1000, 0);
+	CHECK_EQ(tx_sack_one_at(&t, 0, 1, 1050, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_detect_losses(&t, 1150, &res), 1);
+	CHECK(!res.lost[0].deferred);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+}
+
+/* More losses on evidence than can wait: the rest are charged at once. */
+static void tx_deferred_charge_overflow(void)
+{
+	const u32 n = MRC_TX_PENDING_CHARGES + 2;
+	struct mrc_tx_tracker t;
+	struct mrc_tx_ack_result res;
+	struct mrc_tx_lost due[8];
+	u32 i, deferred = 0, taken = 0, got;
+
+	CHECK(mrc_tx_init(&t, slots, 256, 0));
+	mrc_tx_set_reorder_tolerance(&t, 1);
+	mrc_tx_set_path_evidence(&t, true, 0, 100);
+	mrc_tx_set_charge_delay(&t, 500);
+	/* n PSNs, each followed by a delivered one on the same EV */
+	for (i = 0; i < n; i++) {
+		mrc_tx_send(&t, i, 1000, 0);
+		mrc_tx_send(&t, i, 1000, 0);
+	}
+	for (i = 0; i < n; i++)
+		CHECK_EQ(tx_sack_one_at(&t, 0, 2 * i + 1, 1050, &res),
+			 MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_detect_losses(&t, 1150, &res), n);
+	for (i = 0; i < res.lost_reported; i++)
+		deferred += res.lost[i].deferred;
+	/* the report holds MRC_TX_ACK_MAX_LOST of them, all deferred */
+	CHECK_EQ(deferred, MRC_TX_ACK_MAX_LOST);
+	CHECK_EQ(mrc_tx_pending_charges(&t), MRC_TX_PENDING_CHARGES);
+	do {
+		got = mrc_tx_due_charges(&t, 1650, due, 8);
+		taken += got;
+	} while (got == 8);
+	CHECK_EQ(taken, MRC_TX_PENDING_CHARGES);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+}
+
+/*
+ * The tail the responder may never acknowledge: transmissions after the
+ * newest one that asked for an ACK, once that one is no longer in flight.
+ */
+static void tx_unasked_tail(void)
+{
+	struct mrc_tx_tracker t;
+	struct mrc_tx_ack_result res;
+
+	CHECK(mrc_tx_init(&t, slots, 64, 0));
+	CHECK(!mrc_tx_unasked_tail(&t));
+	mrc_tx_send(&t, 1, 1000, 0);
+	/* nothing asked yet */
+	CHECK(mrc_tx_unasked_tail(&t));
+	mrc_tx_ack_asked(&t, 0);
+	CHECK(!mrc_tx_unasked_tail(&t));
+	/* 1 and 2 go without asking: 0's ACK is still due */
+	mrc_tx_send(&t, 1, 1001, 0);
+	mrc_tx_send(&t, 1, 1002, 0);
+	CHECK(!mrc_tx_unasked_tail(&t));
+	/* 0 acknowledged: 1 and 2, arriving in order, would not be */
+	CHECK_EQ(mrc_tx_on_ack(&t, 1, NULL, 0, 0, 1100, &res), MRC_TX_ACK_OK);
+	CHECK(mrc_tx_unasked_tail(&t));
+	/* one more that asks covers them */
+	mrc_tx_send(&t, 1, 1101, 0);
+	mrc_tx_ack_asked(&t, 3);
+	CHECK(!mrc_tx_unasked_tail(&t));
+	/* 3 delivered first: 1 and 2 are holes, acknowledged on arrival */
+	CHECK_EQ(tx_sack_one_at(&t, 1, 3, 1200, &res), MRC_TX_ACK_OK);
+	CHECK(!mrc_tx_unasked_tail(&t));
+	/* the asking one declared lost: its retransmission will ask */
+	CHECK(mrc_tx_init(&t, slots, 64, 0));
+	mrc_tx_send(&t, 1, 1000, 0);
+	mrc_tx_ack_asked(&t, 0);
+	mrc_tx_send(&t, 1, 1001, 0);
+	CHECK_EQ(mrc_tx_on_timeout(&t, 1000 + 50, 50), 1);
+	CHECK(mrc_tx_unasked_tail(&t));
+	CHECK(mrc_tx_resend(&t, 0, 2, 1060));
+	mrc_tx_ack_asked(&t, 0);
+	CHECK(!mrc_tx_unasked_tail(&t));
+	/* everything acknowledged: nothing in flight, nothing owed */
+	CHECK_EQ(mrc_tx_on_ack(&t, 2, NULL, 0, 0, 1200, &res), MRC_TX_ACK_OK);
+	CHECK(!mrc_tx_unasked_tail(&t));
+}
+
 static void tx_trimmed_nak(void)
 {
 	struct mrc_tx_tracker t;
@@ -1446,6 +1670,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(tx_trimmed_nak),
 	KTAP_CASE(tx_path_evidence),
 	KTAP_CASE(tx_reorder_window),
+	KTAP_CASE(tx_deferred_charge),
+	KTAP_CASE(tx_deferred_charge_overflow),
+	KTAP_CASE(tx_unasked_tail),
 	KTAP_CASE(tx_timeout),
 	KTAP_CASE(tx_stale_and_invalid_acks),
 	KTAP_CASE(tx_retransmit_order),

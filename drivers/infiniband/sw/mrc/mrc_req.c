@@ -419,6 +419,17 @@ static void mrc_req_cc_switch_ev(struct mrc_qp *qp, u32 ev)
 	qp->req.cc_avoid_left = qp->paths.set.n_evs;
 }
 
+/*
+ * Packet @k of @e asks for an ACK: the message's last, and every
+ * MRC_ACK_INTERVAL-th, so that at most MRC_ACK_INTERVAL - 1 packets in a
+ * row go without asking.
+ */
+static u8 mrc_req_ack_flag(const struct mrc_send_entry *e, u32 k)
+{
+	return k + 1 == e->npkts || k % MRC_ACK_INTERVAL == MRC_ACK_INTERVAL - 1 ?
+	       MRC_F_ACK_REQ : 0;
+}
+
 static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
 				     struct mrc_send_entry *e, u32 k, u32 psn,
 				     u8 flags, int ev)
@@ -458,9 +469,7 @@ static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
 			flags |= MRC_F_SOLICITED;
 		break;
 	}
-	if (k + 1 == e->npkts || k % MRC_ACK_INTERVAL == MRC_ACK_INTERVAL - 1)
-		flags |= MRC_F_ACK_REQ;
-	pkt.hdr.flags = flags;
+	pkt.hdr.flags = flags | mrc_req_ack_flag(e, k);
 
 	skb = mrc_qp_new_packet(qp, &pkt, len, &payload, ev);
 	if (!skb)
@@ -598,6 +607,7 @@ static void mrc_req_retransmit(struct mrc_qp *qp, struct sk_buff_head *out,
 				    MRC_F_RETRANSMIT | MRC_F_ACK_REQ, ev);
 		mrc_req_queue(qp, out, skb);
 		mrc_tx_resend(&req->tracker, psn, mrc_req_ev(ev), now);
+		mrc_tx_ack_asked(&req->tracker, psn);
 		mrc_stats_inc(mdev, MRC_CNT_RETRANSMITS);
 	}
 }
@@ -614,12 +624,12 @@ static u32 mrc_req_inflight_bytes(struct mrc_qp *qp)
 }
 
 /*
- * Whether a new PSN may go out: the tracker has a slot (at most the
- * responder's window), and the congestion window allows it: NSCC's cwnd
- * in bytes when congestion control is on, else MRC_REQ_FIXED_CWND PSNs
- * outstanding.
+ * Whether the congestion window has room for a new PSN: NSCC's cwnd in
+ * bytes when congestion control is on, else MRC_REQ_FIXED_CWND PSNs
+ * outstanding; and the tracker has a slot (at most the responder's
+ * window).
  */
-static bool mrc_req_window_open(struct mrc_qp *qp)
+static bool mrc_req_cwnd_open(struct mrc_qp *qp)
 {
 	struct mrc_req_state *req = &qp->req;
 
@@ -632,13 +642,31 @@ static bool mrc_req_window_open(struct mrc_qp *qp)
 }
 
 /*
+ * Whether a new PSN may go out: the congestion window has room, or NSCC
+ * cut the window under packets that went out without asking for an ACK
+ * while none that asked is still in flight (mrc_tx_unasked_tail()).
+ * Arriving in order, those would be acknowledged by nobody, and the
+ * window would open only at the RTO: one packet more goes, asking for the
+ * ACK (mrc_req_window_flags()), so ACKs clock the window again.
+ */
+static bool mrc_req_window_open(struct mrc_qp *qp)
+{
+	struct mrc_req_state *req = &qp->req;
+
+	if (mrc_req_cwnd_open(qp))
+		return true;
+	return req->cc_enabled && mrc_tx_can_send(&req->tracker) &&
+	       mrc_tx_unasked_tail(&req->tracker);
+}
+
+/*
  * A packet that fills the window asks for an ACK: with a window of fewer
  * than MRC_ACK_INTERVAL packets (NSCC after a cut) nothing else would, and
  * the window would open only at the next timeout.
  */
 static u8 mrc_req_window_flags(struct mrc_qp *qp)
 {
-	return mrc_req_window_open(qp) ? 0 : MRC_F_ACK_REQ;
+	return mrc_req_cwnd_open(qp) ? 0 : MRC_F_ACK_REQ;
 }
 
 /* Returns true when it stopped for the burst limit with more to send. */
@@ -650,6 +678,7 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 	struct sk_buff *skb;
 	u32 psn;
 	int ev;
+	u8 flags;
 
 	while (qp->state == IB_QPS_RTS) {
 		if (skb_queue_len(out) >= MRC_REQ_BURST)
@@ -671,8 +700,11 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 				  req->send_index);
 		req->psn_map[psn & (MRC_REQ_WINDOW - 1)] =
 			(struct mrc_req_psn){ req->send_index, e->pkts_sent };
-		skb = mrc_req_build(qp, e, e->pkts_sent, psn,
-				    mrc_req_window_flags(qp), ev);
+		flags = mrc_req_window_flags(qp) |
+			mrc_req_ack_flag(e, e->pkts_sent);
+		skb = mrc_req_build(qp, e, e->pkts_sent, psn, flags, ev);
+		if (flags & MRC_F_ACK_REQ)
+			mrc_tx_ack_asked(&req->tracker, psn);
 		if (e->opcode == MRC_OP_READ_REQ)
 			e->read_psn = psn;
 		e->pkts_sent++;
@@ -748,6 +780,7 @@ static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
 		e->read_again = false;
 		ev = mrc_req_pick(qp, now);
 		psn = mrc_tx_send(&req->tracker, mrc_req_ev(ev), now, i);
+		mrc_tx_ack_asked(&req->tracker, psn);
 		req->psn_map[psn & (MRC_REQ_WINDOW - 1)] =
 			(struct mrc_req_psn){ i, 0 };
 		e->npkts++;
@@ -918,21 +951,39 @@ static void mrc_req_ev_charge(struct mrc_qp *qp, u32 ev, u64 now,
 }
 
 /*
- * A valid ACK: the EV it echoes delivered; every PSN it declared lost
- * retires the EV that PSN went out on (mrc_ev.h keeps the floor).
+ * Every PSN the loss rule declared lost retires the EV that PSN went out
+ * on (mrc_ev.h keeps the floor), except a loss on path evidence whose
+ * charge waits for a late NAK(trimmed) (mrc_tx_set_charge_delay()); and
+ * the charges that waited long enough are made now.
  */
+static void mrc_req_charge_losses(struct mrc_qp *qp,
+				  const struct mrc_tx_ack_result *res, u64 now)
+{
+	struct mrc_tx_lost due[8];
+	u32 i, n;
+
+	for (i = 0; i < res->lost_reported; i++)
+		if (!res->lost[i].deferred)
+			mrc_req_ev_charge(qp, res->lost[i].ev, now, false);
+	do {
+		n = mrc_tx_due_charges(&qp->req.tracker, now, due,
+				       ARRAY_SIZE(due));
+		for (i = 0; i < n; i++)
+			mrc_req_ev_charge(qp, due[i].ev, now, false);
+	} while (n == ARRAY_SIZE(due));
+}
+
+/* A valid ACK: the EV it echoes delivered; then the losses it found. */
 static void mrc_req_ev_feedback(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 				const struct mrc_tx_ack_result *res, u64 now)
 {
 	struct mrc_ev_set *set = &qp->paths.set;
-	u32 i;
 
 	if (!qp->paths.ready)
 		return;
 	if (pkt->ack.ev_echo < set->n_evs)
 		mrc_ev_on_ack(set, pkt->ack.ev_echo, 1);
-	for (i = 0; i < res->lost_reported; i++)
-		mrc_req_ev_charge(qp, res->lost[i].ev, now, false);
+	mrc_req_charge_losses(qp, res, now);
 }
 
 /* The timer is about to expire transmissions: blame the oldest's EV. */
@@ -1055,21 +1106,21 @@ static void mrc_req_rearm_timer(struct mrc_qp *qp, u64 now)
  * The timer runs the SACK loss rule for losses it held back for the
  * reordering window (mrc_tx_set_path_evidence()): without it, a loss
  * found just before the QP went quiet would wait for the RTO. Losses it
- * declares now charge their EVs as an ACK's would. True when some did.
+ * declares now charge their EVs as an ACK's would, and deferred charges
+ * come due here too. True when it declared some lost.
  */
 static bool mrc_req_held_losses(struct mrc_qp *qp, u64 now)
 {
 	struct mrc_tx_ack_result res;
-	u32 i;
 	u64 due;
+	u32 lost;
 
-	if (!mrc_tx_loss_due(&qp->req.tracker, &due) || now < due ||
-	    !mrc_tx_detect_losses(&qp->req.tracker, now, &res))
+	if (!mrc_tx_loss_due(&qp->req.tracker, &due) || now < due)
 		return false;
+	lost = mrc_tx_detect_losses(&qp->req.tracker, now, &res);
 	if (qp->paths.ready)
-		for (i = 0; i < res.lost_reported; i++)
-			mrc_req_ev_charge(qp, res.lost[i].ev, now, false);
-	return true;
+		mrc_req_charge_losses(qp, &res, now);
+	return lost != 0;
 }
 
 static void mrc_req_timer(struct timer_list *t)
@@ -1389,18 +1440,45 @@ static enum ib_wc_status mrc_nak_status(u8 syndrome)
 
 /*
  * The least reordering window of path evidence (mrc_tx_reorder_window()):
- * a quarter of the smoothed RTT, and at least one jiffy, the resolution
- * of the timer that re-runs the loss rule. The tracker's own window, a
- * quarter of the least RTT (RACK's), fits a fabric whose reordering is a
- * fraction of its fastest round trip; a soft device's return path also
- * reorders by CPU scheduling (a NAK and an ACK sent by different CPUs,
- * queued in different backlogs), which grows with load as the smoothed
- * RTT does, not the least one.
+ * the smoothed RTT, and at least one jiffy, the resolution of the timer
+ * that re-runs the loss rule. The tracker's own window, a quarter of the
+ * least RTT (RACK's), fits a fabric whose reordering is a fraction of its
+ * fastest round trip; a soft device's return path also reorders by CPU
+ * scheduling (a NAK and an ACK sent by different CPUs, queued in
+ * different backlogs), which grows with load as the smoothed RTT does,
+ * not the least one, and a quarter of it was seen too short in the
+ * incast. Path evidence is on only on a fabric that trims, where
+ * congestion shows as trims and a real loss is a failure that can wait
+ * one more round trip.
  */
 static u64 mrc_req_reorder_floor_us(struct mrc_qp *qp)
 {
-	return max_t(u64, jiffies_to_usecs(1),
-		     mrc_rto_srtt_us(&qp->req.rto) / 4);
+	return max_t(u64, jiffies_to_usecs(1), mrc_rto_srtt_us(&qp->req.rto));
+}
+
+/*
+ * How long the EV charge of a loss on path evidence waits for a late
+ * NAK(trimmed) (mrc_tx_set_charge_delay()): a smoothed RTT, at least two
+ * jiffies. The retransmission goes at once; only the path verdict waits.
+ */
+static u64 mrc_req_charge_delay_us(struct mrc_qp *qp)
+{
+	return max_t(u64, 2 * jiffies_to_usecs(1),
+		     mrc_rto_srtt_us(&qp->req.rto));
+}
+
+/*
+ * Path evidence (mrc_tx_set_path_evidence()) with an RTO of age for an EV
+ * that delivers nothing, and deferred EV charges, from the RTT estimates
+ * of now: set when path evidence goes on, refreshed as the RTT moves.
+ */
+static void mrc_req_path_evidence(struct mrc_qp *qp)
+{
+	struct mrc_tx_tracker *t = &qp->req.tracker;
+
+	mrc_tx_set_path_evidence(t, true, mrc_req_rto_us(qp),
+				 mrc_req_reorder_floor_us(qp));
+	mrc_tx_set_charge_delay(t, mrc_req_charge_delay_us(qp));
 }
 
 /*
@@ -1428,11 +1506,18 @@ static void mrc_req_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	 * (mrc_tx_set_path_evidence()), or an RTO of age for an EV that
 	 * delivers nothing.
 	 */
-	mrc_tx_set_path_evidence(&req->tracker, true, mrc_req_rto_us(qp),
-				 mrc_req_reorder_floor_us(qp));
-	if (mrc_tx_on_nak_trimmed_echo(&req->tracker, psn,
-				       pkt->ack.ts_echo) != MRC_TX_NAK_MARKED)
+	mrc_req_path_evidence(qp);
+	switch (mrc_tx_on_nak_trimmed_echo(&req->tracker, psn,
+					   pkt->ack.ts_echo)) {
+	case MRC_TX_NAK_MARKED:
+		break;
+	case MRC_TX_NAK_CHARGE_CANCELLED:
+		/* Declared lost before this NAK came: its EV is not charged. */
+		mrc_stats_inc(mdev, MRC_CNT_EV_CHARGES_CANCELLED);
 		return;
+	default:
+		return;
+	}
 	if (!req->cc_enabled)
 		return;
 	slot = mrc_tx_slot(&req->tracker, psn);
@@ -1519,8 +1604,11 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		/* Delivered now: what left the in-flight and lost sets. */
 		pending -= mrc_tx_in_flight(&req->tracker) +
 			   mrc_tx_lost_count(&req->tracker);
-		if (res.rtt_valid)
+		if (res.rtt_valid) {
 			mrc_rto_sample(&req->rto, res.rtt);
+			if (req->tracker.path_evidence)
+				mrc_req_path_evidence(qp);
+		}
 		if (pending) {
 			mrc_rto_on_progress(&req->rto);
 			req->progress_us = now;

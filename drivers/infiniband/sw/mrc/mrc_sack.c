@@ -335,6 +335,119 @@ u64 mrc_tx_reorder_window(const struct mrc_tx_tracker *t)
 	return wnd;
 }
 
+void mrc_tx_set_charge_delay(struct mrc_tx_tracker *t, u64 delay)
+{
+	t->charge_delay = delay;
+}
+
+bool mrc_tx_loss_due(const struct mrc_tx_tracker *t, u64 *due)
+{
+	bool valid = t->loss_due_valid;
+	u64 first = t->loss_due;
+	u32 i;
+
+	for (i = 0; i < t->n_charges; i++) {
+		if (!valid || t->charges[i].due < first)
+			first = t->charges[i].due;
+		valid = true;
+	}
+	if (valid)
+		*due = first;
+	return valid;
+}
+
+/*
+ * Keeps the EV charge of a loss on evidence for charge_delay; false when
+ * there is no delay or no room (the caller charges it now).
+ */
+static bool tx_defer_charge(struct mrc_tx_tracker *t, u32 psn,
+			    const struct mrc_tx_slot *s, u64 now)
+{
+	struct mrc_tx_charge *c;
+
+	if (!t->charge_delay || t->n_charges >= MRC_TX_PENDING_CHARGES)
+		return false;
+	c = &t->charges[t->n_charges++];
+	c->due = now + t->charge_delay;
+	c->psn = psn;
+	c->ev = s->ev;
+	c->sent_ts = (u32)s->sent_at;
+	c->declared_ts = (u32)now;
+	return true;
+}
+
+static void tx_drop_charge(struct mrc_tx_tracker *t, u32 i)
+{
+	t->charges[i] = t->charges[--t->n_charges];
+}
+
+/*
+ * A NAK(trimmed) of @psn's copy stamped @ts: withdraws the pending charge
+ * of that copy, sent no later than @ts and declared lost after it (its
+ * retransmission, stamped later still, is not it).
+ */
+static bool tx_cancel_charge(struct mrc_tx_tracker *t, u32 psn, u32 ts)
+{
+	u32 i;
+
+	for (i = 0; i < t->n_charges; i++) {
+		const struct mrc_tx_charge *c = &t->charges[i];
+
+		if (c->psn == psn && (s32)(ts - c->sent_ts) >= 0 &&
+		    (s32)(ts - c->declared_ts) < 0) {
+			tx_drop_charge(t, i);
+			return true;
+		}
+	}
+	return false;
+}
+
+u32 mrc_tx_due_charges(struct mrc_tx_tracker *t, u64 now,
+		       struct mrc_tx_lost *out, u32 max)
+{
+	u32 i = 0, n = 0;
+
+	while (i < t->n_charges && n < max) {
+		if (t->charges[i].due > now) {
+			i++;
+			continue;
+		}
+		out[n].psn = t->charges[i].psn;
+		out[n].ev = t->charges[i].ev;
+		out[n].deferred = false;
+		n++;
+		/* The last one moves into @i: look at @i again. */
+		tx_drop_charge(t, i);
+	}
+	return n;
+}
+
+void mrc_tx_ack_asked(struct mrc_tx_tracker *t, u32 psn)
+{
+	psn = mrc_psn(psn);
+	if (!tx_outstanding(t, psn))
+		return;
+	t->ack_asked_valid = true;
+	t->ack_asked_psn = psn;
+	t->ack_asked_seq = t->slots[tx_idx(t, psn)].seq;
+}
+
+bool mrc_tx_unasked_tail(const struct mrc_tx_tracker *t)
+{
+	const struct mrc_tx_slot *s;
+
+	if (t->tail == MRC_TX_NIL)
+		return false;
+	if (!t->ack_asked_valid)
+		return true;
+	if (t->slots[t->tail].seq <= t->ack_asked_seq)
+		return false;
+	if (!tx_outstanding(t, t->ack_asked_psn))
+		return true;
+	s = &t->slots[tx_idx(t, t->ack_asked_psn)];
+	return s->state != MRC_TX_IN_FLIGHT || s->seq != t->ack_asked_seq;
+}
+
 void mrc_tx_set_reorder_tolerance(struct mrc_tx_tracker *t, u32 tolerance)
 {
 	if (tolerance < 1)
@@ -569,17 +682,22 @@ static void tx_detect_losses(struct mrc_tx_tracker *t, u64 now,
 	for (idx = t->head; idx != MRC_TX_NIL &&
 	     t->slots[idx].seq < threshold; idx = next) {
 		enum tx_verdict v;
+		bool deferred = false;
 
 		next = t->slots[idx].next;
 		v = tx_loss_evidence(t, &t->slots[idx], now, wnd);
 		if (v == TX_NOT_LOST)
 			continue;
+		psn = tx_idx_psn(t, idx);
 		if (v == TX_LOST_ON_EVIDENCE)
 			tx_evidence_loss(t, &t->slots[idx]);
-		psn = tx_idx_psn(t, idx);
+		/* On evidence or by age: a late NAK may still call it a trim. */
+		if (t->path_evidence)
+			deferred = tx_defer_charge(t, psn, &t->slots[idx], now);
 		if (res->lost_reported < MRC_TX_ACK_MAX_LOST) {
 			res->lost[res->lost_reported].psn = psn;
 			res->lost[res->lost_reported].ev = t->slots[idx].ev;
+			res->lost[res->lost_reported].deferred = deferred;
 			res->lost_reported++;
 		}
 		res->lost_count++;
@@ -698,15 +816,27 @@ int mrc_tx_on_nak_trimmed_echo(struct mrc_tx_tracker *t, u32 psn,
 			       u32 ts_echo)
 {
 	struct mrc_tx_slot *s;
+	bool cancelled;
 
 	psn = mrc_psn(psn);
+	/* Trimmed, not lost: the EV is not to blame. */
+	cancelled = tx_cancel_charge(t, psn, ts_echo);
 	if (!tx_outstanding(t, psn))
-		return MRC_TX_NAK_IGNORED;
+		return cancelled ? MRC_TX_NAK_CHARGE_CANCELLED :
+				   MRC_TX_NAK_IGNORED;
 	s = &t->slots[tx_idx(t, psn)];
 	if ((s32)((u32)s->sent_at - ts_echo) > 0) {
 		/* A copy the loss rule replaced: it came too soon? */
 		tx_window_missed(t, s);
-		return MRC_TX_NAK_IGNORED;
+		return cancelled ? MRC_TX_NAK_CHARGE_CANCELLED :
+				   MRC_TX_NAK_IGNORED;
+	}
+	if (cancelled) {
+		/* Still waiting to go: its retransmission answers a trim. */
+		if (s->state == MRC_TX_LOST)
+			s->cause = MRC_TX_CAUSE_TRIMMED;
+		tx_window_missed(t, s);
+		return MRC_TX_NAK_CHARGE_CANCELLED;
 	}
 	return tx_on_nak(t, psn, MRC_TX_CAUSE_TRIMMED);
 }

@@ -156,6 +156,13 @@ static inline u32 mrc_rx_missing(const struct mrc_rx_window *w)
  */
 #define MRC_TX_EV_TRACKED	256u
 
+/*
+ * Losses declared on path evidence whose EV verdict waits for a late
+ * NAK(trimmed) (mrc_tx_set_charge_delay()); beyond this many at once, the
+ * next one is charged at once.
+ */
+#define MRC_TX_PENDING_CHARGES	64u
+
 /* Returned by mrc_tx_send() when the window is full. */
 #define MRC_TX_PSN_NONE		0xffffffffu
 
@@ -218,6 +225,22 @@ struct mrc_tx_slot {
 	u8 evidence_lost;
 };
 
+/*
+ * A loss declared in path-evidence mode whose EV has not been charged yet:
+ * its PSN, the EV, the low 32 bits of the send time of the copy declared
+ * lost and of the time it was declared lost (a NAK(trimmed) echoing a
+ * time in between is for that copy: the caller stamps a packet when it
+ * leaves, a little after it told the tracker), and when the charge comes
+ * due.
+ */
+struct mrc_tx_charge {
+	u64 due;
+	u32 psn;
+	u32 ev;
+	u32 sent_ts;
+	u32 declared_ts;
+};
+
 struct mrc_tx_tracker {
 	struct mrc_tx_slot *slots;
 	u32 nslots;
@@ -269,6 +292,20 @@ struct mrc_tx_tracker {
 	u64 loss_due;
 	/* Per EV, sequence number of its newest delivered transmission + 1. */
 	u64 ev_delivered[MRC_TX_EV_TRACKED];
+	/*
+	 * Deferred EV charges (mrc_tx_set_charge_delay()), unordered; 0
+	 * delay: losses are charged at once and the array stays empty.
+	 */
+	u64 charge_delay;
+	u32 n_charges;
+	struct mrc_tx_charge charges[MRC_TX_PENDING_CHARGES];
+	/*
+	 * The newest transmission that asked the responder for an ACK
+	 * (mrc_tx_ack_asked()): its PSN and sequence number.
+	 */
+	bool ack_asked_valid;
+	u32 ack_asked_psn;
+	u64 ack_asked_seq;
 };
 
 #define MRC_TX_NIL		0xffffffffu
@@ -330,16 +367,67 @@ u64 mrc_tx_reorder_window(const struct mrc_tx_tracker *t);
 
 /*
  * Whether the last run of the loss rule held back a loss for the
- * reordering window, and the earliest time (*@due) one comes due. A caller
- * whose QP may go quiet arms a timer for then and calls
- * mrc_tx_detect_losses(): no later ACK may come to run the rule again.
+ * reordering window, or a deferred EV charge waits
+ * (mrc_tx_set_charge_delay()), and the earliest time (*@due) one comes
+ * due. A caller whose QP may go quiet arms a timer for then and calls
+ * mrc_tx_detect_losses() and mrc_tx_due_charges(): no later ACK may come
+ * to run the rule again.
  */
-static inline bool mrc_tx_loss_due(const struct mrc_tx_tracker *t, u64 *due)
+bool mrc_tx_loss_due(const struct mrc_tx_tracker *t, u64 *due);
+
+struct mrc_tx_lost;
+
+/*
+ * Deferred EV charges. On a trimming fabric a loss declared on path
+ * evidence is most often a trimmed PSN whose NAK(trimmed) is merely late:
+ * the return trip reordered it behind the ACK that brought the evidence
+ * by more than the reordering window. Its retransmission must go at once
+ * (the data is needed), but the verdict on its EV can wait: with @delay
+ * (caller's clock units; 0, the default, charges at once) every loss the
+ * rule declares in path-evidence mode (on evidence, or by age) is
+ * reported with mrc_tx_lost.deferred set and kept as a pending charge for
+ * @delay. A NAK(trimmed) of the copy declared lost arriving meanwhile
+ * (mrc_tx_on_nak_trimmed_echo() returns MRC_TX_NAK_CHARGE_CANCELLED)
+ * withdraws the charge: the EV delivered the header, it was congested,
+ * not failing. Otherwise mrc_tx_due_charges() hands it to the caller once
+ * due: an EV that delivers nothing is still charged, @delay later. Losses
+ * by the count rule alone (path evidence off) and timeouts are never
+ * deferred. More than MRC_TX_PENDING_CHARGES at once are charged at once.
+ */
+void mrc_tx_set_charge_delay(struct mrc_tx_tracker *t, u64 delay);
+
+/*
+ * Takes the deferred charges due at @now: up to @max of them into @out
+ * (psn and ev; deferred clear), oldest due first is not guaranteed.
+ * Returns how many were taken; call again while it returns @max.
+ */
+u32 mrc_tx_due_charges(struct mrc_tx_tracker *t, u64 now,
+		       struct mrc_tx_lost *out, u32 max);
+
+/* Deferred charges still pending. */
+static inline u32 mrc_tx_pending_charges(const struct mrc_tx_tracker *t)
 {
-	if (t->loss_due_valid)
-		*due = t->loss_due;
-	return t->loss_due_valid;
+	return t->n_charges;
 }
+
+/*
+ * The transmission of @psn just (re)sent asks the responder for an ACK:
+ * remember it. Call after mrc_tx_send() or mrc_tx_resend() of @psn.
+ */
+void mrc_tx_ack_asked(struct mrc_tx_tracker *t, u32 psn);
+
+/*
+ * Whether transmissions in flight may be acknowledged by nobody: the
+ * newest in flight went out after the newest transmission that asked for
+ * an ACK, and that one is no longer in flight (delivered or declared
+ * lost), so no ACK is due for a request. A responder acknowledges what
+ * arrives out of order or fills a hole, and what asks; arriving in order,
+ * that tail would get no ACK. A sender whose window closed on it must
+ * send one more packet that asks, or wait for its RTO. Transmissions in
+ * flight older than a delivered request are holes: their arrival is
+ * acknowledged.
+ */
+bool mrc_tx_unasked_tail(const struct mrc_tx_tracker *t);
 
 static inline bool mrc_tx_can_send(const struct mrc_tx_tracker *t)
 {
@@ -417,6 +505,12 @@ struct mrc_tx_lost {
 	u32 psn;
 	/* The EV the lost transmission went out on. */
 	u32 ev;
+	/*
+	 * Declared on path evidence with a charge delay set: do not charge
+	 * the EV now; mrc_tx_due_charges() returns it when due, unless a
+	 * late NAK(trimmed) withdrew it (mrc_tx_set_charge_delay()).
+	 */
+	bool deferred;
 };
 
 struct mrc_tx_ack_result {
@@ -469,6 +563,13 @@ enum mrc_tx_nak_status {
 	MRC_TX_NAK_MARKED = 0,
 	/* Outside [una, next), or not IN_FLIGHT: nothing to do. */
 	MRC_TX_NAK_IGNORED = 1,
+	/*
+	 * A late NAK for a copy declared lost on path evidence: its deferred
+	 * EV charge is withdrawn (mrc_tx_set_charge_delay()). Nothing to
+	 * retransmit: the loss rule already did, or will (cause TRIMMED
+	 * then, when the PSN still waits as LOST).
+	 */
+	MRC_TX_NAK_CHARGE_CANCELLED = 2,
 };
 
 /*
@@ -484,7 +585,8 @@ int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn);
  * copy sent before the PSN's current transmission is stale: that
  * transmission already replaces the trimmed copy (the loss rule declared
  * it lost first), and a second retransmission would arrive twice.
- * Returns MRC_TX_NAK_IGNORED for it.
+ * Returns MRC_TX_NAK_IGNORED for it, or MRC_TX_NAK_CHARGE_CANCELLED when
+ * it withdrew a deferred charge (also after the PSN was acknowledged).
  */
 int mrc_tx_on_nak_trimmed_echo(struct mrc_tx_tracker *t, u32 psn,
 			       u32 ts_echo);
