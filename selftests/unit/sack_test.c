@@ -535,6 +535,21 @@ static int tx_sack_one_at(struct mrc_tx_tracker *t, u32 cum, u32 psn,
 	return mrc_tx_on_ack(t, cum, sack, i / 64 + 1, 0, now, res);
 }
 
+/*
+ * A fresh tracker in path-evidence mode (tolerance 1, window 100) with
+ * PSNs 0 and 1 sent on EV 3 at time 1000: the start of the evidence cases.
+ */
+static bool tx_two_on_one_ev(struct mrc_tx_tracker *t)
+{
+	if (!mrc_tx_init(t, slots, 64, 0))
+		return false;
+	mrc_tx_set_reorder_tolerance(t, 1);
+	mrc_tx_set_path_evidence(t, true, 0, 100);
+	mrc_tx_send(t, 3, 1000, 0);
+	mrc_tx_send(t, 3, 1000, 0);
+	return true;
+}
+
 static void tx_loss_after_tolerance(void)
 {
 	struct mrc_tx_tracker t;
@@ -819,11 +834,7 @@ static void tx_reorder_window(void)
 	}
 
 	/* a retransmission starts over: the evidence was against the copy */
-	CHECK(mrc_tx_init(&t, slots, 64, 0));
-	mrc_tx_set_reorder_tolerance(&t, 1);
-	mrc_tx_set_path_evidence(&t, true, 0, 100);
-	mrc_tx_send(&t, 3, 1000, 0);
-	mrc_tx_send(&t, 3, 1000, 0);
+	CHECK(tx_two_on_one_ev(&t));
 	CHECK_EQ(tx_sack_one_at(&t, 0, 1, 1100, &res), MRC_TX_ACK_OK);
 	CHECK(mrc_tx_slot(&t, 0)->held);
 	CHECK(mrc_tx_resend(&t, 0, 4, 1150));
@@ -851,11 +862,7 @@ static void tx_reorder_window(void)
 	 * comes after all, for the copy the loss rule replaced) doubles
 	 * the window, RACK's reo_wnd_mult; 16 losses on evidence halve it.
 	 */
-	CHECK(mrc_tx_init(&t, slots, 64, 0));
-	mrc_tx_set_reorder_tolerance(&t, 1);
-	mrc_tx_set_path_evidence(&t, true, 0, 100);
-	mrc_tx_send(&t, 3, 1000, 0);
-	mrc_tx_send(&t, 3, 1000, 0);
+	CHECK(tx_two_on_one_ev(&t));
 	CHECK_EQ(tx_sack_one_at(&t, 0, 1, 1050, &res), MRC_TX_ACK_OK);
 	CHECK_EQ(mrc_tx_reorder_window(&t), 100);
 	CHECK_EQ(mrc_tx_detect_losses(&t, 1150, &res), 1);
@@ -1046,11 +1053,7 @@ static void tx_deferred_charge(void)
 	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
 
 	/* no delay (the default): charged at once */
-	CHECK(mrc_tx_init(&t, slots, 64, 0));
-	mrc_tx_set_reorder_tolerance(&t, 1);
-	mrc_tx_set_path_evidence(&t, true, 0, 100);
-	mrc_tx_send(&t, 3, 1000, 0);
-	mrc_tx_send(&t, 3, 1000, 0);
+	CHECK(tx_two_on_one_ev(&t));
 	CHECK_EQ(tx_sack_one_at(&t, 0, 1, 1050, &res), MRC_TX_ACK_OK);
 	CHECK_EQ(mrc_tx_detect_losses(&t, 1150, &res), 1);
 	CHECK(!res.lost[0].deferred);
