@@ -27,7 +27,7 @@ static const char *usage_text =
 "usage:\n"
 "  mrcctl dev [show [DEV]]\n"
 "  mrcctl dev DEV show\n"
-"  mrcctl dev DEV set [spray on|off] [data-dscp N] [ctrl-dscp N]\n"
+"  mrcctl dev DEV set [spray on|off] [data-dscp N] [ctrl-dscp N] [txq N]\n"
 "  mrcctl profile add DEV ID format udp|srv6 [peer ADDR] [default]\n"
 "                 [min-active N] [replace] EVS\n"
 "      EVS: ev PLANE:VALUE...       explicit EVs (VALUE: a UDP source\n"
@@ -469,6 +469,8 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		printf(" data-dscp %u", mnl_attr_get_u8(tb[MRC_CTL_A_DATA_DSCP]));
 	if (tb[MRC_CTL_A_CTRL_DSCP])
 		printf(" ctrl-dscp %u", mnl_attr_get_u8(tb[MRC_CTL_A_CTRL_DSCP]));
+	if (tb[MRC_CTL_A_TXQ_PACKETS])
+		printf(" txq %u", mnl_attr_get_u32(tb[MRC_CTL_A_TXQ_PACKETS]));
 	if (tb[MRC_CTL_A_CC_ENABLED])
 		printf(" cc %s",
 		       mnl_attr_get_u8(tb[MRC_CTL_A_CC_ENABLED]) ? "on" : "off");
@@ -725,8 +727,9 @@ static void dev_show(struct ctl *ctl, const char *dev)
 }
 
 /*
- * "set" followed by settings: spray on|off, data-dscp N, ctrl-dscp N. The
- * kernel checks the DSCP range, so that its error is the one reported.
+ * "set" followed by settings: spray on|off, data-dscp N, ctrl-dscp N,
+ * txq N. The kernel checks the DSCP and txq ranges, so that its error is
+ * the one reported.
  */
 static void dev_set(struct ctl *ctl, const char *dev, int argc, char **argv)
 {
@@ -753,6 +756,10 @@ static void dev_set(struct ctl *ctl, const char *dev, int argc, char **argv)
 		else if (!strcmp(key, "ctrl-dscp"))
 			mnl_attr_put_u8(nlh, MRC_CTL_A_CTRL_DSCP,
 					parse_ulong(argv[i + 1], 255, "DSCP"));
+		else if (!strcmp(key, "txq"))
+			mnl_attr_put_u32(nlh, MRC_CTL_A_TXQ_PACKETS,
+					 parse_ulong(argv[i + 1], UINT32_MAX,
+						     "packets"));
 		else {
 			fprintf(stderr, "mrcctl: no device setting '%s'\n",
 				key);

@@ -59,7 +59,7 @@ enum mrc_ctl_cmd {
 	MRC_CTL_CMD_PROFILE_GET,	/* dump: DEV; one message a profile */
 	MRC_CTL_CMD_EV_GET,		/* dump: DEV, PROFILE_ID; one an EV */
 	MRC_CTL_CMD_EV_SET,		/* admin: deny or allow one EV */
-	/* admin: DEV, [SINGLE_PATH], [DATA_DSCP], [CTRL_DSCP] */
+	/* admin: DEV, [SINGLE_PATH], [DATA_DSCP], [CTRL_DSCP], [TXQ_PACKETS] */
 	MRC_CTL_CMD_DEV_SET,
 	/* doit: DEV; answer CC_ENABLED, CC_ALGORITHM, CC nest */
 	MRC_CTL_CMD_CC_GET,
@@ -119,6 +119,8 @@ enum mrc_ctl_attr {
 	MRC_CTL_A_CC_RESET,
 	MRC_CTL_A_QPN,			/* u32: a local QP number */
 	MRC_CTL_A_DEST_QPN,		/* u32: the peer's QP number */
+	/* u32: a QP's packets in local transmit queues at most; 0: no limit */
+	MRC_CTL_A_TXQ_PACKETS,
 	__MRC_CTL_A_MAX,
 };
 

@@ -15,6 +15,7 @@
 #include "mrc.h"
 #include "mrc_net.h"
 #include "mrc_req.h"
+#include "mrc_txq.h"
 
 static LIST_HEAD(mrc_devices);
 static DEFINE_MUTEX(mrc_devices_lock);
@@ -371,6 +372,8 @@ static void __exit mrc_module_exit(void)
 	mrc_planes_exit();
 	/* Every device is gone, and with them every socket and QP. */
 	mrc_req_module_exit();
+	/* Packets of gone QPs still queued somewhere run our destructor. */
+	mrc_txq_exit();
 	mrc_net_exit();
 	pr_info("unloaded\n");
 }

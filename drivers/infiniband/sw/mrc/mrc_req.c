@@ -32,6 +32,7 @@
 #include "mrc_net.h"
 #include "mrc_qp.h"
 #include "mrc_stats.h"
+#include "mrc_txq.h"
 #include "mrc_xmit.h"
 
 struct workqueue_struct *mrc_wq;
@@ -120,6 +121,7 @@ static bool mrc_is_rd_atomic(u8 opcode)
 int mrc_req_init(struct mrc_qp *qp)
 {
 	struct mrc_req_state *req = &qp->req;
+	int err;
 
 	req->entries = kvcalloc(qp->sq.num_slots, sizeof(*req->entries),
 				GFP_KERNEL);
@@ -129,6 +131,11 @@ int mrc_req_init(struct mrc_qp *qp)
 	if (!req->entries || !req->slots || !req->psn_map) {
 		mrc_req_cleanup(qp);
 		return -ENOMEM;
+	}
+	req->txq = mrc_txq_create(qp, &err);
+	if (!req->txq) {
+		mrc_req_cleanup(qp);
+		return err;
 	}
 	INIT_WORK(&req->work, mrc_req_work);
 	timer_setup(&req->timer, mrc_req_timer, 0);
@@ -150,6 +157,11 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 {
 	struct mrc_req_state *req = &qp->req;
 
+	/* No packet leaving kicks the work after this. */
+	if (req->txq) {
+		mrc_txq_detach(req->txq);
+		req->txq = NULL;
+	}
 	if (req->entries) {
 		spin_lock_bh(&qp->lock);
 		req->stopping = true;
@@ -669,6 +681,19 @@ static u8 mrc_req_window_flags(struct mrc_qp *qp)
 	return mrc_req_cwnd_open(qp) ? 0 : MRC_F_ACK_REQ;
 }
 
+/*
+ * Whether the QP has as many packets in this host's own transmit queues
+ * as the device allows (mrc_txq.h), counting those built in this run and
+ * not yet handed down (@out). A packet leaving then kicks the send work.
+ */
+static bool mrc_req_local_queue_full(struct mrc_qp *qp,
+				     const struct sk_buff_head *out)
+{
+	u32 limit = READ_ONCE(to_mrc_dev(qp->ibqp.device)->settings.txq_packets);
+
+	return mrc_txq_full(qp->req.txq, limit, skb_queue_len(out));
+}
+
 /* Returns true when it stopped for the burst limit with more to send. */
 static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 			     u64 now)
@@ -692,7 +717,8 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 			req->send_index++;
 			continue;
 		}
-		if (!mrc_req_window_open(qp) || !mrc_req_may_start(qp, e))
+		if (!mrc_req_window_open(qp) || !mrc_req_may_start(qp, e) ||
+		    mrc_req_local_queue_full(qp, out))
 			break;
 
 		ev = mrc_req_pick(qp, now);
@@ -804,8 +830,10 @@ static void mrc_req_transmit(struct mrc_qp *qp, struct sk_buff_head *out)
 {
 	struct sk_buff *skb;
 
-	while ((skb = __skb_dequeue(out)))
+	while ((skb = __skb_dequeue(out))) {
+		mrc_txq_own(qp->req.txq, skb);
 		mrc_qp_send_packet(qp, skb);
+	}
 }
 
 /*
@@ -1671,7 +1699,7 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 
 	spin_lock_bh(&qp->lock);
 	if (req->started)
-		seq_printf(m, "%s %u %s %u %u %llu %llu %llu %u\n",
+		seq_printf(m, "%s %u %s %u %u %llu %llu %llu %u %u %llu\n",
 			   dev_name(&qp->ibqp.device->dev), qp->ibqp.qp_num,
 			   req->cc_enabled ? "nscc" : "fixed",
 			   req->cc_enabled ? mrc_nscc_cwnd(&req->cc) :
@@ -1679,7 +1707,8 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 			   mrc_req_inflight_bytes(qp),
 			   mrc_rto_srtt_us(&req->rto),
 			   mrc_rto_rttvar_us(&req->rto),
-			   mrc_req_rto_us(qp), req->rto.backoff);
+			   mrc_req_rto_us(qp), req->rto.backoff,
+			   mrc_txq_queued(req->txq), req->txq->throttles);
 	spin_unlock_bh(&qp->lock);
 }
 

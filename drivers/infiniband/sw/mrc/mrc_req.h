@@ -31,6 +31,7 @@ struct seq_file;
 struct sk_buff;
 struct mrc_pkt;
 struct mrc_rx_meta;
+struct mrc_txq;
 
 /* PSNs a requester may have outstanding: the responder's window. */
 #define MRC_REQ_WINDOW		MRC_RX_WINDOW
@@ -96,6 +97,7 @@ struct mrc_req_state {
 	struct mrc_send_entry *entries;	/* one per send queue slot */
 	struct mrc_tx_tracker tracker;
 	struct mrc_tx_slot *slots;	/* MRC_REQ_WINDOW */
+	struct mrc_txq *txq;		/* packets in local queues */
 	struct mrc_req_psn *psn_map;	/* [psn % window] */
 	u32 next_msn_recv;		/* RSN: SEND*, WRITE_IMM */
 	u32 next_msn_rdatomic;		/* READ_REQ, ATOMIC_* */

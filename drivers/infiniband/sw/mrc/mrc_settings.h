@@ -16,6 +16,12 @@
 
 /* DSCP codepoints, 6 bits: the TOS byte is dscp << 2 | ecn. */
 #define MRC_DSCP_MAX		63
+/*
+ * A QP's packets in this host's own transmit queues at most (mrc_txq.h):
+ * a NIC's send queue burst, a few microseconds of a 100G port.
+ */
+#define MRC_TXQ_PACKETS_DEFAULT	64
+#define MRC_TXQ_PACKETS_MAX	16384	/* fits the policy's s16 bound */
 /* Trimmable data (AF11); the class a trimming switch may cut. */
 #define MRC_DSCP_DATA_DEFAULT	10
 /* ACK, NAK, probe and trimmed headers: the priority class (EF). */
@@ -31,6 +37,11 @@ struct mrc_dev_settings {
 	u8 data_dscp;
 	/* DSCP of ACKs, NAKs and probes, the priority class. */
 	u8 ctrl_dscp;
+	/*
+	 * A QP stops handing new packets to the netdev while this many of
+	 * its packets wait in local queues (mrc_txq.h); 0: no limit.
+	 */
+	u32 txq_packets;
 	/* Congestion control of QPs that reach RTR from now on. */
 	bool cc_enabled;
 	struct mrc_nscc_params cc;
@@ -41,6 +52,7 @@ static inline void mrc_dev_settings_default(struct mrc_dev_settings *s)
 	s->single_path = false;
 	s->data_dscp = MRC_DSCP_DATA_DEFAULT;
 	s->ctrl_dscp = MRC_DSCP_CTRL_DEFAULT;
+	s->txq_packets = MRC_TXQ_PACKETS_DEFAULT;
 	s->cc_enabled = false;
 	mrc_nscc_params_default(&s->cc);
 }

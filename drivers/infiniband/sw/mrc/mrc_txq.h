@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The local transmit budget of a QP: how many of its packets still sit in
+ * this host's own transmit queues (a plane port's qdisc and driver).
+ *
+ * A NIC sends a QP's packets at its port's rate and keeps the rest of the
+ * window in host memory, unsent. A soft device that handed its whole
+ * window to the netdev would park it in the port's qdisc instead: the
+ * queue would count as network delay in every RTT sample, a marking port
+ * would mark it as congestion of the fabric, and packets of two planes
+ * whose queues differ would overtake each other by far more than the
+ * reorder tolerance. So the requester stops handing new packets down once
+ * the QP has the device's txq_packets queued locally (mrc_settings.h), and
+ * is kicked again as each one leaves, as TCP Small Queues does for a
+ * socket.
+ *
+ * A packet leaves our queues when its skb is freed or orphaned: a driver's
+ * transmit completion, or the receive path of the namespace at the far end
+ * of a veth. Its skb is owned by the budget's own kernel socket, which
+ * fq, Linux's pacing qdisc, needs to see: it orphans a packet without a
+ * socket as it enqueues it, which would count the packet as gone before
+ * it waited at all.
+ *
+ * Lifetime: the budget is refcounted (the QP's reference, plus one per
+ * packet queued) and outlives its QP while packets are queued; a packet
+ * leaving then kicks nobody. Module unload waits until every budget is
+ * gone (mrc_txq_exit()), since the skb destructor is module code.
+ *
+ * Locking: @lock (any context but hard IRQ: it is taken from skb
+ * destructors) guards @qp. The count and the throttled flag are atomics;
+ * see mrc_txq_full() for their ordering.
+ */
+#ifndef MRC_TXQ_H
+#define MRC_TXQ_H
+
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+struct mrc_qp;
+struct sk_buff;
+struct socket;
+
+struct mrc_txq {
+	refcount_t refs;
+	atomic_t queued;	/* the QP's packets in local queues */
+	atomic_t throttled;	/* the requester waits for them to drain */
+	int wake_at;		/* ... down to this many */
+	spinlock_t lock;	/* guards @qp */
+	struct mrc_qp *qp;	/* NULL once the QP is being destroyed */
+	struct socket *sock;	/* owner of the queued skbs; never bound */
+	u64 throttles;		/* times the requester stopped (debugfs) */
+};
+
+/* A budget for @qp; NULL without memory or socket (errno in *@err). */
+struct mrc_txq *mrc_txq_create(struct mrc_qp *qp, int *err);
+
+/*
+ * The QP is being destroyed: from now on no packet leaving kicks it, and
+ * the budget goes with its last packet. Process context.
+ */
+void mrc_txq_detach(struct mrc_txq *q);
+
+/*
+ * Counts @skb as queued locally until it is freed or orphaned. Call right
+ * before handing it to the IP layer or the netdev.
+ */
+void mrc_txq_own(struct mrc_txq *q, struct sk_buff *skb);
+
+/*
+ * Whether @limit packets (0: no limit) are queued locally, counting
+ * @pending ones built and about to be owned (mrc_txq_own()). When true,
+ * the packet whose leaving halves the queue kicks the requester. Under
+ * qp->lock.
+ */
+bool mrc_txq_full(struct mrc_txq *q, u32 limit, u32 pending);
+
+static inline u32 mrc_txq_queued(const struct mrc_txq *q)
+{
+	return atomic_read(&q->queued);
+}
+
+/* Module unload: waits for the last budget (and skb destructor). */
+void mrc_txq_exit(void);
+
+#endif /* MRC_TXQ_H */
