@@ -213,7 +213,7 @@ check_profiles()
 	[ -n "$want" ] && [ "$got" = "$want" ]
 }
 
-ktap_begin 39
+ktap_begin 40
 trap cleanup EXIT
 cleanup
 
@@ -263,6 +263,10 @@ rtt_floor=$((8 * SHAPED_DELAY_MS))
 ktap_check "delay_adds_to_every_link" awk -v r="${rtt:-0}" -v f=$rtt_floor \
 	'BEGIN { printf "min RTT %s ms, floor %d ms\n", r, f; exit !(r >= f) }'
 ktap_check "paths_deliver_when_shaped" check_all_paths h1 h5
+# Rate-limited links: every mrc device's local transmit budget is a few
+# packets (`up --txq`, default 8), not the device's 64.
+ktap_check "shaped_fabric_sets_txq_8" sh -c "for h in 1 2 3 4 5 6 7 8; do
+	'$MRC_TOP/tools/mrcctl/mrcctl' dev mrch\$h show | grep -q ' txq 8 ' || exit 1; done"
 if [ $have_iperf3 -eq 1 ]; then
 	limited=$(throughput h1 h5)
 	ktap_info "shaped to ${SHAPED_RATE_MBIT} Mbit/s: h1 -> h5 ${limited:-?} bit/s"
