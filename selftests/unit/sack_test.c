@@ -1147,10 +1147,23 @@ static void tx_count_rule_deferred_charge(void)
 	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
 	CHECK(!mrc_tx_next_to_retransmit(&t, &psn));
 
-	/* ... but after it went, the ACK cannot say which copy came */
+	/* ... but after it went, the ACK cannot say which copy came ... */
 	tx_count_rule_deferred_setup(&t, &res);
 	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
-	CHECK_EQ(mrc_tx_on_ack(&t, 3, NULL, 0, 0, 1200, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_on_ack(&t, 3, NULL, 0, 0, 1300, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 1);
+	/*
+	 * ... unless it came sooner after the resend than the least RTT
+	 * (RFC 8985): then it was the first copy's. The least RTT here is
+	 * 99 (PSN 1's), and PSN 0 was resent at 1120.
+	 */
+	tx_count_rule_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
+	CHECK_EQ(mrc_tx_on_ack(&t, 3, NULL, 0, 0, 1218, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+	tx_count_rule_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
+	CHECK_EQ(mrc_tx_on_ack(&t, 3, NULL, 0, 0, 1219, &res), MRC_TX_ACK_OK);
 	CHECK_EQ(mrc_tx_pending_charges(&t), 1);
 	/* its echo can: the retransmission's stamp withdraws nothing ... */
 	CHECK(!mrc_tx_on_delivered_echo(&t, 0, 1121));
@@ -1162,7 +1175,7 @@ static void tx_count_rule_deferred_charge(void)
 	CHECK(!mrc_tx_on_delivered_echo(&t, 0, 1003));
 	CHECK_EQ(mrc_tx_due_charges(&t, 9000, due, 4), 0);
 
-	/* a timeout is never deferred, and no delay: at once */
+	/* no delay: at once (PSN 0's delivery comes an RTT after its resend) */
 	tx_count_rule_deferred_setup(&t, &res);
 	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
 	mrc_tx_set_charge_delay(&t, 0);
@@ -1170,7 +1183,7 @@ static void tx_count_rule_deferred_charge(void)
 	CHECK_EQ(mrc_tx_send(&t, 5, 1131, 0), 4);
 	CHECK_EQ(mrc_tx_send(&t, 5, 1132, 0), 5);
 	CHECK_EQ(mrc_tx_on_ack(&t, 3, (u64[]){ TOP_BIT >> 0 | TOP_BIT >> 1 },
-			       1, 0, 1200, &res), MRC_TX_ACK_OK);
+			       1, 0, 1240, &res), MRC_TX_ACK_OK);
 	CHECK_EQ(res.lost_count, 1);
 	CHECK_EQ(res.lost[0].psn, 3);
 	CHECK(!res.lost[0].deferred);

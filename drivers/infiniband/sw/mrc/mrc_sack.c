@@ -403,6 +403,21 @@ static bool tx_cancel_charge(struct mrc_tx_tracker *t, u32 psn, u32 ts)
 	return false;
 }
 
+/* Withdraws the pending charges of copies of @psn sent before @s's. */
+static void tx_cancel_earlier_charges(struct mrc_tx_tracker *t, u32 psn,
+				      const struct mrc_tx_slot *s)
+{
+	u32 i = 0;
+
+	while (i < t->n_charges) {
+		if (t->charges[i].psn == psn &&
+		    t->charges[i].sent_at < s->sent_at)
+			tx_drop_charge(t, i);
+		else
+			i++;
+	}
+}
+
 /* The pending charge of @s's current copy of @psn, if any, is withdrawn. */
 static void tx_cancel_copy_charge(struct mrc_tx_tracker *t, u32 psn,
 				  const struct mrc_tx_slot *s)
@@ -601,6 +616,7 @@ static void tx_evidence_loss(struct mrc_tx_tracker *t, struct mrc_tx_slot *s)
 struct tx_ack_ctx {
 	const struct mrc_tx_slot *newest;
 	struct mrc_tx_ack_result *res;
+	u64 now;
 };
 
 /*
@@ -615,6 +631,14 @@ static void tx_delivered(struct mrc_tx_tracker *t, u32 idx,
 
 	if (s->state == MRC_TX_IN_FLIGHT) {
 		tx_list_remove(t, idx);
+		/*
+		 * Resent less than the least RTT ago: that copy cannot have
+		 * made the round trip, an earlier one arrived (RFC 8985,
+		 * 6.2), and the EV of a copy declared lost lost nothing.
+		 */
+		if (s->retx_count && t->min_rtt_valid &&
+		    ctx->now >= s->sent_at && ctx->now - s->sent_at < t->min_rtt)
+			tx_cancel_earlier_charges(t, tx_idx_psn(t, idx), s);
 	} else {
 		t->n_lost--;
 		ctx->res->spurious_count++;
@@ -764,7 +788,7 @@ int mrc_tx_on_ack(struct mrc_tx_tracker *t, u32 cum_psn,
 		  const u64 *sack_words, unsigned int nwords, u32 ev_echo,
 		  u64 now, struct mrc_tx_ack_result *res)
 {
-	struct tx_ack_ctx ctx = { .newest = NULL, .res = res };
+	struct tx_ack_ctx ctx = { .newest = NULL, .res = res, .now = now };
 	u32 adv, remaining, psn, idx;
 	struct mrc_tx_slot *s;
 	unsigned int i;
