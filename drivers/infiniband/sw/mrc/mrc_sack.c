@@ -634,7 +634,7 @@ static void tx_delivered(struct mrc_tx_tracker *t, u32 idx,
 		/*
 		 * Resent less than the least RTT ago: that copy cannot have
 		 * made the round trip, an earlier one arrived (RFC 8985,
-		 * 6.2), and the EV of a copy declared lost lost nothing.
+		 * 6.2), and the EV of the copy declared lost is not to blame.
 		 */
 		if (s->retx_count && t->min_rtt_valid &&
 		    ctx->now >= s->sent_at && ctx->now - s->sent_at < t->min_rtt)
