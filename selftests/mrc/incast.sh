@@ -267,9 +267,10 @@ ktap_check "incast_trimming_trims" sh -c "[ $sw_trims -gt 0 ] && [ $(delta "$B" 
 # in flight, or a copy older than its current transmission) as a trim too;
 # both follow only a retransmission no trim asked for, which fails this
 # check anyway (Documentation/congestion.rst, "The incast test"). A loss
-# declared on path evidence before its NAK(trimmed) came back is one
-# retransmission for one NAK too: it stays in retransmits_loss, and the
-# late NAK withdraws the EV charge (ev_charges_cancelled).
+# the loss rule declared (count rule or path evidence) before its
+# NAK(trimmed) came back is one retransmission for one NAK too: it stays
+# in retransmits_loss, and the late NAK withdraws the EV charge
+# (ev_charges_cancelled).
 each_trim_one_retransmit()
 {
 	local rx_trims naks retx dups
@@ -282,7 +283,7 @@ each_trim_one_retransmit()
 		[ "$naks" -eq "$retx" ] && [ "$dups" -eq 0 ]
 }
 ktap_check_known "incast_trimming_each_trim_one_retransmit" \
-	"issue 5: before a QP's first NAK(trimmed) the count rule (tolerance 2 x EVs: 4 for h2, one EV per plane under h1's switch) declares trimmed PSNs lost; NAKs(trimmed) seen up to 0.5 s late" \
+	"issue 5: the loss rule still resends PSNs that were only reordered (duplicates at h1): the count rule before a QP's first NAK(trimmed) (tolerance 2 x EVs: 4 for h2, one EV per plane under h1's switch), path evidence past its window; NAKs(trimmed) seen 0.6 s after their copy left" \
 	each_trim_one_retransmit
 ktap_check "incast_trimming_no_drops_at_the_switch" \
 	test "$(switch_delta "$B" "$A" dropped $RECEIVER)" -eq 0
@@ -294,8 +295,13 @@ trims_not_failures()
 	echo "ev_retired $retired, ASSUMED_BAD EVs in the samples $bad"
 	[ "$retired" -eq 0 ] && [ "$bad" -eq 0 ]
 }
+# Every loss the rule declares waits for its EV verdict (Documentation/
+# reliability.rst, "Deferred EV charges"): a late NAK(trimmed) of the copy,
+# an ACK echoing the copy's own arrival, or a delivery sooner after the
+# resend than the least RTT withdraws it; a live EV waits up to an RTO of
+# the copy's age.
 ktap_check_known "trims_never_retire_a_path" \
-	"issue 5: count-rule losses before a QP's first NAK(trimmed) are charged at once (deferred charges cover only path-evidence mode)" \
+	"issue 5: still charged: a copy declared lost that arrived in order (no ACK names it) while its retransmission arrived as a duplicate; the re-ACK of a duplicate does not say so (about 1 EV retired per run, of 200+ losses deferred)" \
 	trims_not_failures
 
 # ---- drop-tail: the same ports, trimming nothing ----

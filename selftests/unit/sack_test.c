@@ -1041,23 +1041,153 @@ static void tx_deferred_charge(void)
 	CHECK_EQ(due[0].ev, 3);
 	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
 
-	/* the count rule alone (no trim seen): charged at once */
-	CHECK(mrc_tx_init(&t, slots, 64, 0));
-	mrc_tx_set_reorder_tolerance(&t, 1);
-	mrc_tx_set_charge_delay(&t, 500);
-	mrc_tx_send(&t, 3, 1000, 0);
-	mrc_tx_send(&t, 3, 1000, 0);
-	CHECK_EQ(tx_sack_one_at(&t, 0, 1, 1100, &res), MRC_TX_ACK_OK);
-	CHECK_EQ(res.lost_count, 1);
-	CHECK(!res.lost[0].deferred);
-	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
-
 	/* no delay (the default): charged at once */
 	CHECK(tx_two_on_one_ev(&t));
 	CHECK_EQ(tx_sack_one_at(&t, 0, 1, 1050, &res), MRC_TX_ACK_OK);
 	CHECK_EQ(mrc_tx_detect_losses(&t, 1150, &res), 1);
 	CHECK(!res.lost[0].deferred);
 	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+}
+
+/*
+ * The count rule alone (path evidence off: no trim seen yet) with a
+ * charge delay: a PSN sprayed on EV 3, overtaken by two on EV 5, is
+ * declared lost and resent at once, but its EV verdict waits as on
+ * evidence. A late NAK(trimmed) of the copy withdraws it; the PSN's own
+ * late arrival before it was resent withdraws it too (the copy declared
+ * lost is the one that came: reordering); without either it comes due.
+ */
+static void tx_count_rule_deferred_setup(struct mrc_tx_tracker *t,
+					 struct mrc_tx_ack_result *res)
+{
+	CHECK(mrc_tx_init(t, slots, 64, 0));
+	mrc_tx_set_reorder_tolerance(t, 2);
+	mrc_tx_set_charge_delay(t, 500);
+	CHECK_EQ(mrc_tx_send(t, 3, 1000, 0), 0);
+	CHECK_EQ(mrc_tx_send(t, 5, 1001, 0), 1);
+	CHECK_EQ(mrc_tx_send(t, 5, 1002, 0), 2);
+	CHECK_EQ(tx_sack_one_at(t, 0, 1, 1100, res), MRC_TX_ACK_OK);
+	CHECK_EQ(res->lost_count, 0);
+	CHECK_EQ(tx_sack_one_at(t, 0, 2, 1110, res), MRC_TX_ACK_OK);
+	CHECK_EQ(res->lost_count, 1);
+	CHECK_EQ(res->lost[0].psn, 0);
+	CHECK_EQ(res->lost[0].ev, 3);
+	CHECK(res->lost[0].deferred);
+	CHECK_EQ(mrc_tx_pending_charges(t), 1);
+}
+
+static void tx_count_rule_deferred_charge(void)
+{
+	struct mrc_tx_tracker t;
+	struct mrc_tx_ack_result res;
+	struct mrc_tx_lost due[4];
+	u64 when;
+	u32 psn;
+
+	/* resent at once; the late NAK of the first copy withdraws */
+	tx_count_rule_deferred_setup(&t, &res);
+	CHECK(mrc_tx_loss_due(&t, &when));
+	CHECK_EQ(when, 1610);
+	CHECK(mrc_tx_next_to_retransmit(&t, &psn));
+	CHECK_EQ(psn, 0);
+	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000),
+		 MRC_TX_NAK_CHARGE_CANCELLED);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+	CHECK_EQ(tx_state(&t, 0), MRC_TX_IN_FLIGHT);
+	CHECK_EQ(mrc_tx_due_charges(&t, 9000, due, 4), 0);
+	/* the count rule's window is not path evidence's: it stays */
+	CHECK_EQ(t.reorder_window_mult, 1);
+
+	/* no NAK, no arrival: due one delay after the declaration */
+	tx_count_rule_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
+	CHECK_EQ(mrc_tx_due_charges(&t, 1609, due, 4), 0);
+	CHECK_EQ(mrc_tx_due_charges(&t, 1610, due, 4), 1);
+	CHECK_EQ(due[0].psn, 0);
+	CHECK_EQ(due[0].ev, 3);
+
+	/*
+	 * With patience: once the delay passed, an EV that delivered a
+	 * later transmission waits until the copy is that old; one that
+	 * delivered nothing since is charged after the delay alone.
+	 */
+	tx_count_rule_deferred_setup(&t, &res);
+	mrc_tx_set_charge_patience(&t, 2000);
+	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
+	CHECK_EQ(mrc_tx_due_charges(&t, 1610, due, 4), 1);
+	CHECK_EQ(due[0].ev, 3);
+	tx_count_rule_deferred_setup(&t, &res);
+	mrc_tx_set_charge_patience(&t, 2000);
+	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
+	CHECK_EQ(mrc_tx_send(&t, 3, 1130, 0), 3);
+	CHECK_EQ(tx_sack_one_at(&t, 0, 3, 1200, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_due_charges(&t, 1610, due, 4), 0);
+	CHECK(mrc_tx_loss_due(&t, &when));
+	CHECK_EQ(when, 3000);
+	/* its NAK, 1.5 delays late, still withdraws it */
+	CHECK_EQ(mrc_tx_on_nak_trimmed_echo(&t, 0, 1000),
+		 MRC_TX_NAK_CHARGE_CANCELLED);
+	CHECK_EQ(mrc_tx_due_charges(&t, 9000, due, 4), 0);
+	/* no NAK: charged when the copy is that old, once */
+	tx_count_rule_deferred_setup(&t, &res);
+	mrc_tx_set_charge_patience(&t, 2000);
+	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
+	CHECK_EQ(mrc_tx_send(&t, 3, 1130, 0), 3);
+	CHECK_EQ(tx_sack_one_at(&t, 0, 3, 1200, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_due_charges(&t, 2999, due, 4), 0);
+	CHECK_EQ(mrc_tx_due_charges(&t, 3000, due, 4), 1);
+	CHECK_EQ(due[0].psn, 0);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+
+	/* the first copy arrives before the retransmission went */
+	tx_count_rule_deferred_setup(&t, &res);
+	CHECK_EQ(mrc_tx_on_ack(&t, 1, NULL, 0, 0, 1200, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(res.spurious_count, 1);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+	CHECK(!mrc_tx_next_to_retransmit(&t, &psn));
+
+	/* ... but after it went, the ACK cannot say which copy came ... */
+	tx_count_rule_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
+	CHECK_EQ(mrc_tx_on_ack(&t, 3, NULL, 0, 0, 1300, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 1);
+	/*
+	 * ... unless it came sooner after the resend than the least RTT
+	 * (RFC 8985): then it was the first copy's. The least RTT here is
+	 * 99 (PSN 1's), and PSN 0 was resent at 1120.
+	 */
+	tx_count_rule_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
+	CHECK_EQ(mrc_tx_on_ack(&t, 3, NULL, 0, 0, 1218, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+	tx_count_rule_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
+	CHECK_EQ(mrc_tx_on_ack(&t, 3, NULL, 0, 0, 1219, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 1);
+	/* its echo can: the retransmission's stamp withdraws nothing ... */
+	CHECK(!mrc_tx_on_delivered_echo(&t, 0, 1121));
+	CHECK(!mrc_tx_on_delivered_echo(&t, 1, 1000));
+	CHECK_EQ(mrc_tx_pending_charges(&t), 1);
+	/* ... the first copy's (stamped as it left) does */
+	CHECK(mrc_tx_on_delivered_echo(&t, 0, 1003));
+	CHECK_EQ(mrc_tx_pending_charges(&t), 0);
+	CHECK(!mrc_tx_on_delivered_echo(&t, 0, 1003));
+	CHECK_EQ(mrc_tx_due_charges(&t, 9000, due, 4), 0);
+
+	/* no delay: at once (PSN 0's delivery comes an RTT after its resend) */
+	tx_count_rule_deferred_setup(&t, &res);
+	CHECK(mrc_tx_resend(&t, 0, 5, 1120));
+	mrc_tx_set_charge_delay(&t, 0);
+	CHECK_EQ(mrc_tx_send(&t, 3, 1130, 0), 3);
+	CHECK_EQ(mrc_tx_send(&t, 5, 1131, 0), 4);
+	CHECK_EQ(mrc_tx_send(&t, 5, 1132, 0), 5);
+	CHECK_EQ(mrc_tx_on_ack(&t, 3, (u64[]){ TOP_BIT >> 0 | TOP_BIT >> 1 },
+			       1, 0, 1240, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(res.lost_count, 1);
+	CHECK_EQ(res.lost[0].psn, 3);
+	CHECK(!res.lost[0].deferred);
+	CHECK_EQ(mrc_tx_pending_charges(&t), 1);
 }
 
 /* More losses on evidence than can wait: the rest are charged at once. */
@@ -1069,14 +1199,14 @@ static void tx_deferred_charge_overflow(void)
 	struct mrc_tx_lost due[8];
 	u32 i, deferred = 0, taken = 0, got;
 
-	CHECK(mrc_tx_init(&t, slots, 256, 0));
+	CHECK(mrc_tx_init(&t, slots, 1024, 0));
 	mrc_tx_set_reorder_tolerance(&t, 1);
 	mrc_tx_set_path_evidence(&t, true, 0, 100);
 	mrc_tx_set_charge_delay(&t, 500);
 	/* n PSNs, each followed by a delivered one on the same EV */
 	for (i = 0; i < n; i++) {
-		mrc_tx_send(&t, i, 1000, 0);
-		mrc_tx_send(&t, i, 1000, 0);
+		mrc_tx_send(&t, i % MRC_TX_EV_TRACKED, 1000, 0);
+		mrc_tx_send(&t, i % MRC_TX_EV_TRACKED, 1000, 0);
 	}
 	for (i = 0; i < n; i++)
 		CHECK_EQ(tx_sack_one_at(&t, 0, 2 * i + 1, 1050, &res),
@@ -1675,6 +1805,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(tx_reorder_window),
 	KTAP_CASE(tx_deferred_charge),
 	KTAP_CASE(tx_deferred_charge_overflow),
+	KTAP_CASE(tx_count_rule_deferred_charge),
 	KTAP_CASE(tx_unasked_tail),
 	KTAP_CASE(tx_timeout),
 	KTAP_CASE(tx_stale_and_invalid_acks),

@@ -980,9 +980,9 @@ static void mrc_req_ev_charge(struct mrc_qp *qp, u32 ev, u64 now,
 
 /*
  * Every PSN the loss rule declared lost retires the EV that PSN went out
- * on (mrc_ev.h keeps the floor), except a loss on path evidence whose
- * charge waits for a late NAK(trimmed) (mrc_tx_set_charge_delay()); and
- * the charges that waited long enough are made now.
+ * on (mrc_ev.h keeps the floor), except a loss whose charge waits for a
+ * late NAK(trimmed) or arrival (mrc_tx_set_charge_delay()); and the
+ * charges that waited long enough are made now.
  */
 static void mrc_req_charge_losses(struct mrc_qp *qp,
 				  const struct mrc_tx_ack_result *res, u64 now)
@@ -999,6 +999,22 @@ static void mrc_req_charge_losses(struct mrc_qp *qp,
 		for (i = 0; i < n; i++)
 			mrc_req_ev_charge(qp, due[i].ev, now, false);
 	} while (n == ARRAY_SIZE(due));
+}
+
+/*
+ * An ACK names the packet that made the responder send it and echoes its
+ * send time: when that is the copy of a PSN whose EV charge waits
+ * (mrc_tx_set_charge_delay()), the copy arrived after all, reordered, and
+ * the charge is withdrawn. Before the charges that came due are made.
+ */
+static void mrc_req_delivered_echo(struct mrc_qp *qp,
+				   const struct mrc_pkt *pkt)
+{
+	if (pkt->hdr.opcode == MRC_OP_ACK &&
+	    mrc_tx_on_delivered_echo(&qp->req.tracker, pkt->hdr.psn,
+				     pkt->ack.ts_echo))
+		mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
+			      MRC_CNT_EV_CHARGES_CANCELLED);
 }
 
 /* A valid ACK: the EV it echoes delivered; then the losses it found. */
@@ -1276,6 +1292,8 @@ static void mrc_req_cc_start(struct mrc_qp *qp)
 	}
 }
 
+static void mrc_req_charge_delay(struct mrc_qp *qp);
+
 void mrc_req_start(struct mrc_qp *qp)
 {
 	struct mrc_req_state *req = &qp->req;
@@ -1302,6 +1320,7 @@ void mrc_req_start(struct mrc_qp *qp)
 	req->progress_us = 0;
 	mrc_req_rto_bounds(qp);
 	mrc_req_cc_start(qp);
+	mrc_req_charge_delay(qp);
 	req->started = true;
 }
 
@@ -1485,9 +1504,10 @@ static u64 mrc_req_reorder_floor_us(struct mrc_qp *qp)
 }
 
 /*
- * How long the EV charge of a loss on path evidence waits for a late
- * NAK(trimmed) (mrc_tx_set_charge_delay()): a smoothed RTT, at least two
- * jiffies. The retransmission goes at once; only the path verdict waits.
+ * How long the EV charge of a loss the rule declared waits for a late
+ * NAK(trimmed) or for the copy's own late arrival
+ * (mrc_tx_set_charge_delay()): a smoothed RTT, at least two jiffies. The
+ * retransmission goes at once; only the path verdict waits.
  */
 static u64 mrc_req_charge_delay_us(struct mrc_qp *qp)
 {
@@ -1496,17 +1516,34 @@ static u64 mrc_req_charge_delay_us(struct mrc_qp *qp)
 }
 
 /*
+ * Deferred EV charges for every loss the rule declares, count rule
+ * included, on a QP with paths: set at RTS, refreshed as the RTT moves.
+ * On a sprayed QP a loss by the count rule is weak evidence against its
+ * EV: a trim whose NAK comes late (a busy responder, an incast's return
+ * path: seen 0.6 s after the copy left in the lab) or mere reordering
+ * between EVs. The charge waits a smoothed RTT, and on an EV still
+ * delivering until the copy is an RTO old (mrc_tx_set_charge_patience());
+ * an EV that went dead delivers nothing and is charged one smoothed RTT
+ * after the loss.
+ */
+static void mrc_req_charge_delay(struct mrc_qp *qp)
+{
+	if (!qp->paths.ready)
+		return;
+	mrc_tx_set_charge_delay(&qp->req.tracker, mrc_req_charge_delay_us(qp));
+	mrc_tx_set_charge_patience(&qp->req.tracker, mrc_req_rto_us(qp));
+}
+
+/*
  * Path evidence (mrc_tx_set_path_evidence()) with an RTO of age for an EV
- * that delivers nothing, and deferred EV charges, from the RTT estimates
- * of now: set when path evidence goes on, refreshed as the RTT moves.
+ * that delivers nothing, from the RTT estimates of now: set when path
+ * evidence goes on, refreshed as the RTT moves.
  */
 static void mrc_req_path_evidence(struct mrc_qp *qp)
 {
-	struct mrc_tx_tracker *t = &qp->req.tracker;
-
-	mrc_tx_set_path_evidence(t, true, mrc_req_rto_us(qp),
+	mrc_tx_set_path_evidence(&qp->req.tracker, true, mrc_req_rto_us(qp),
 				 mrc_req_reorder_floor_us(qp));
-	mrc_tx_set_charge_delay(t, mrc_req_charge_delay_us(qp));
+	mrc_req_charge_delay(qp);
 }
 
 /*
@@ -1636,12 +1673,15 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 			mrc_rto_sample(&req->rto, res.rtt);
 			if (req->tracker.path_evidence)
 				mrc_req_path_evidence(qp);
+			else
+				mrc_req_charge_delay(qp);
 		}
 		if (pending) {
 			mrc_rto_on_progress(&req->rto);
 			req->progress_us = now;
 		}
 		mrc_req_cc_ack(qp, pkt, &res, pending, now);
+		mrc_req_delivered_echo(qp, pkt);
 		mrc_req_ev_feedback(qp, pkt, &res, now);
 		for (i = 0; i < res.acked_count; i++) {
 			u32 psn = mrc_psn_add(res.acked_first, i);

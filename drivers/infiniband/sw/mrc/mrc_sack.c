@@ -369,9 +369,10 @@ static bool tx_defer_charge(struct mrc_tx_tracker *t, u32 psn,
 		return false;
 	c = &t->charges[t->n_charges++];
 	c->due = now + t->charge_delay;
+	c->sent_at = s->sent_at;
+	c->seq = s->seq;
 	c->psn = psn;
 	c->ev = s->ev;
-	c->sent_ts = (u32)s->sent_at;
 	c->declared_ts = (u32)now;
 	return true;
 }
@@ -393,7 +394,7 @@ static bool tx_cancel_charge(struct mrc_tx_tracker *t, u32 psn, u32 ts)
 	for (i = 0; i < t->n_charges; i++) {
 		const struct mrc_tx_charge *c = &t->charges[i];
 
-		if (c->psn == psn && (s32)(ts - c->sent_ts) >= 0 &&
+		if (c->psn == psn && (s32)(ts - (u32)c->sent_at) >= 0 &&
 		    (s32)(ts - c->declared_ts) < 0) {
 			tx_drop_charge(t, i);
 			return true;
@@ -402,13 +403,66 @@ static bool tx_cancel_charge(struct mrc_tx_tracker *t, u32 psn, u32 ts)
 	return false;
 }
 
+/* Withdraws the pending charges of copies of @psn sent before @s's. */
+static void tx_cancel_earlier_charges(struct mrc_tx_tracker *t, u32 psn,
+				      const struct mrc_tx_slot *s)
+{
+	u32 i = 0;
+
+	while (i < t->n_charges) {
+		if (t->charges[i].psn == psn &&
+		    t->charges[i].sent_at < s->sent_at)
+			tx_drop_charge(t, i);
+		else
+			i++;
+	}
+}
+
+/* The pending charge of @s's current copy of @psn, if any, is withdrawn. */
+static void tx_cancel_copy_charge(struct mrc_tx_tracker *t, u32 psn,
+				  const struct mrc_tx_slot *s)
+{
+	u32 i;
+
+	for (i = 0; i < t->n_charges; i++) {
+		if (t->charges[i].psn == psn &&
+		    t->charges[i].sent_at == s->sent_at) {
+			tx_drop_charge(t, i);
+			return;
+		}
+	}
+}
+
+void mrc_tx_set_charge_patience(struct mrc_tx_tracker *t, u64 patience)
+{
+	t->charge_patience = patience;
+}
+
+/*
+ * A charge come due whose EV has delivered a transmission sent after the
+ * copy (mrc_tx_set_charge_patience()) waits until the copy is
+ * charge_patience old: true when it does, its due moved.
+ */
+static bool tx_charge_waits_on(struct mrc_tx_tracker *t,
+			       struct mrc_tx_charge *c, u64 now)
+{
+	u64 last = c->sent_at + t->charge_patience;
+
+	if (!t->charge_patience || c->ev >= MRC_TX_EV_TRACKED ||
+	    t->ev_delivered[c->ev] <= c->seq + 1 || now >= last)
+		return false;
+	c->due = last;
+	return true;
+}
+
 u32 mrc_tx_due_charges(struct mrc_tx_tracker *t, u64 now,
 		       struct mrc_tx_lost *out, u32 max)
 {
 	u32 i = 0, n = 0;
 
 	while (i < t->n_charges && n < max) {
-		if (t->charges[i].due > now) {
+		if (t->charges[i].due > now ||
+		    tx_charge_waits_on(t, &t->charges[i], now)) {
 			i++;
 			continue;
 		}
@@ -562,6 +616,7 @@ static void tx_evidence_loss(struct mrc_tx_tracker *t, struct mrc_tx_slot *s)
 struct tx_ack_ctx {
 	const struct mrc_tx_slot *newest;
 	struct mrc_tx_ack_result *res;
+	u64 now;
 };
 
 /*
@@ -576,10 +631,24 @@ static void tx_delivered(struct mrc_tx_tracker *t, u32 idx,
 
 	if (s->state == MRC_TX_IN_FLIGHT) {
 		tx_list_remove(t, idx);
+		/*
+		 * Resent less than the least RTT ago: that copy cannot have
+		 * made the round trip, an earlier one arrived (RFC 8985,
+		 * 6.2), and the EV of the copy declared lost is not to blame.
+		 */
+		if (s->retx_count && t->min_rtt_valid &&
+		    ctx->now >= s->sent_at && ctx->now - s->sent_at < t->min_rtt)
+			tx_cancel_earlier_charges(t, tx_idx_psn(t, idx), s);
 	} else {
 		t->n_lost--;
 		ctx->res->spurious_count++;
 		tx_window_missed(t, s);
+		/*
+		 * Not resent yet, and never before: the copy declared lost
+		 * is the one that arrived, so its EV lost nothing.
+		 */
+		if (!s->retx_count)
+			tx_cancel_copy_charge(t, tx_idx_psn(t, idx), s);
 	}
 	tx_heap_push(t, s->seq);
 	/*
@@ -691,9 +760,11 @@ static void tx_detect_losses(struct mrc_tx_tracker *t, u64 now,
 		psn = tx_idx_psn(t, idx);
 		if (v == TX_LOST_ON_EVIDENCE)
 			tx_evidence_loss(t, &t->slots[idx]);
-		/* On evidence or by age: a late NAK may still call it a trim. */
-		if (t->path_evidence)
-			deferred = tx_defer_charge(t, psn, &t->slots[idx], now);
+		/*
+		 * Whatever the rule saw, a late NAK may still call it a trim
+		 * (mrc_tx_set_charge_delay()).
+		 */
+		deferred = tx_defer_charge(t, psn, &t->slots[idx], now);
 		if (res->lost_reported < MRC_TX_ACK_MAX_LOST) {
 			res->lost[res->lost_reported].psn = psn;
 			res->lost[res->lost_reported].ev = t->slots[idx].ev;
@@ -717,7 +788,7 @@ int mrc_tx_on_ack(struct mrc_tx_tracker *t, u32 cum_psn,
 		  const u64 *sack_words, unsigned int nwords, u32 ev_echo,
 		  u64 now, struct mrc_tx_ack_result *res)
 {
-	struct tx_ack_ctx ctx = { .newest = NULL, .res = res };
+	struct tx_ack_ctx ctx = { .newest = NULL, .res = res, .now = now };
 	u32 adv, remaining, psn, idx;
 	struct mrc_tx_slot *s;
 	unsigned int i;
@@ -839,6 +910,12 @@ int mrc_tx_on_nak_trimmed_echo(struct mrc_tx_tracker *t, u32 psn,
 		return MRC_TX_NAK_CHARGE_CANCELLED;
 	}
 	return tx_on_nak(t, psn, MRC_TX_CAUSE_TRIMMED);
+}
+
+bool mrc_tx_on_delivered_echo(struct mrc_tx_tracker *t, u32 psn,
+			      u32 ts_echo)
+{
+	return tx_cancel_charge(t, mrc_psn(psn), ts_echo);
 }
 
 int mrc_tx_on_nak_rnr(struct mrc_tx_tracker *t, u32 psn)

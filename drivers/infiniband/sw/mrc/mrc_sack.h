@@ -161,7 +161,7 @@ static inline u32 mrc_rx_missing(const struct mrc_rx_window *w)
  * NAK(trimmed) (mrc_tx_set_charge_delay()); beyond this many at once, the
  * next one is charged at once.
  */
-#define MRC_TX_PENDING_CHARGES	64u
+#define MRC_TX_PENDING_CHARGES	256u
 
 /* Returned by mrc_tx_send() when the window is full. */
 #define MRC_TX_PSN_NONE		0xffffffffu
@@ -235,9 +235,11 @@ struct mrc_tx_slot {
  */
 struct mrc_tx_charge {
 	u64 due;
+	/* The copy declared lost: its send time and sequence number. */
+	u64 sent_at;
+	u64 seq;
 	u32 psn;
 	u32 ev;
-	u32 sent_ts;
 	u32 declared_ts;
 };
 
@@ -297,6 +299,7 @@ struct mrc_tx_tracker {
 	 * delay: losses are charged at once and the array stays empty.
 	 */
 	u64 charge_delay;
+	u64 charge_patience;
 	u32 n_charges;
 	struct mrc_tx_charge charges[MRC_TX_PENDING_CHARGES];
 	/*
@@ -395,6 +398,19 @@ struct mrc_tx_lost;
  * deferred. More than MRC_TX_PENDING_CHARGES at once are charged at once.
  */
 void mrc_tx_set_charge_delay(struct mrc_tx_tracker *t, u64 delay);
+
+/*
+ * How long a deferred charge may wait for the NAK(trimmed) of a copy on
+ * an EV that is evidently alive: once the charge delay has passed, a
+ * charge whose EV has delivered a transmission sent after the copy (sent
+ * once, as for path evidence) waits on until the copy is @patience old
+ * (the caller's RTO: a NAK later than that is as good as none). A busy
+ * responder, or a return path queued behind an incast, brings NAKs back
+ * several smoothed RTTs late; an EV that has gone dead delivers nothing
+ * after the copy and is charged after the charge delay alone. 0, the
+ * default: no waiting on.
+ */
+void mrc_tx_set_charge_patience(struct mrc_tx_tracker *t, u64 patience);
 
 /*
  * Takes the deferred charges due at @now: up to @max of them into @out
@@ -590,6 +606,17 @@ int mrc_tx_on_nak_trimmed(struct mrc_tx_tracker *t, u32 psn);
  */
 int mrc_tx_on_nak_trimmed_echo(struct mrc_tx_tracker *t, u32 psn,
 			       u32 ts_echo);
+
+/*
+ * The responder acknowledged the arrival of a copy of @psn stamped
+ * @ts_echo (an ACK it sent for that packet: its PSN and echoed time). If
+ * that is the copy a pending charge is for (mrc_tx_set_charge_delay()),
+ * the loss was reordering, not loss, and the charge is withdrawn: true.
+ * Only the echo tells which copy came; the cumulative and selective parts
+ * of an ACK do not once the PSN was resent (Karn).
+ */
+bool mrc_tx_on_delivered_echo(struct mrc_tx_tracker *t, u32 psn,
+			      u32 ts_echo);
 
 /* The same for an RNR NAK (cause MRC_TX_CAUSE_RNR): the path delivered. */
 int mrc_tx_on_nak_rnr(struct mrc_tx_tracker *t, u32 psn);
