@@ -123,6 +123,9 @@ int mrc_req_init(struct mrc_qp *qp)
 	struct mrc_req_state *req = &qp->req;
 	int err;
 
+	/* First: the error path's mrc_req_cleanup() stops both. */
+	INIT_WORK(&req->work, mrc_req_work);
+	timer_setup(&req->timer, mrc_req_timer, 0);
 	req->entries = kvcalloc(qp->sq.num_slots, sizeof(*req->entries),
 				GFP_KERNEL);
 	req->slots = kvcalloc(MRC_REQ_WINDOW, sizeof(*req->slots), GFP_KERNEL);
@@ -137,9 +140,6 @@ int mrc_req_init(struct mrc_qp *qp)
 		mrc_req_cleanup(qp);
 		return err;
 	}
-	INIT_WORK(&req->work, mrc_req_work);
-	timer_setup(&req->timer, mrc_req_timer, 0);
-	/* One path until spraying: a fixed entropy from the QPN. */
 	return 0;
 }
 
@@ -157,11 +157,6 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 {
 	struct mrc_req_state *req = &qp->req;
 
-	/* No packet leaving kicks the work after this. */
-	if (req->txq) {
-		mrc_txq_detach(req->txq);
-		req->txq = NULL;
-	}
 	if (req->entries) {
 		spin_lock_bh(&qp->lock);
 		req->stopping = true;
@@ -171,6 +166,14 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 		cancel_work_sync(&req->work);
 		del_timer_sync(&req->timer);
 		mrc_req_free_read_maps(qp);
+	}
+	/*
+	 * Nothing transmits any more; a packet still queued kicks nobody
+	 * (until here, @stopping made its kick a no-op).
+	 */
+	if (req->txq) {
+		mrc_txq_detach(req->txq);
+		req->txq = NULL;
 	}
 	kvfree(req->entries);
 	kvfree(req->slots);
