@@ -6,7 +6,8 @@
 # taken down loses exactly the paths through it and `up` brings them back;
 # rate limiting and delay are measurable; `down` leaves no namespace;
 # `up --trim` makes the last hops trimming switch ports (tools/trim);
-# `up --mark` makes every port a marking one; `base-rtt` pings.
+# `up --mark` makes every port a marking one; `base-rtt` pings; `up --mtu`
+# gives every port jumbo frames and the mrc devices IB MTU 4096.
 # lab-timeout: 1500
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -213,7 +214,43 @@ check_profiles()
 	[ -n "$want" ] && [ "$got" = "$want" ]
 }
 
-ktap_begin 40
+# Every port that carries the fabric's traffic (both ends of every link,
+# veths: NAME@PEER; each host's bond0) has MTU $1: "N of M ports at MTU".
+# (Fallback tunnel devices a namespace may get are no port.)
+check_port_mtus()	# MTU
+{
+	local ns n=0 good=0 bad=""
+	for ns in $(fabric_namespaces); do
+		while read -r dev mtu; do
+			n=$((n + 1))
+			if [ "$mtu" = "$1" ]; then
+				good=$((good + 1))
+			else
+				bad+=" ${ns#mf-}/$dev:$mtu"
+			fi
+		done < <(ip -n "$ns" -o link show | awk -F': ' '$2 ~ /@/ || $2 == "bond0" {
+			split($2, d, "@"); m = $3; sub(/.* mtu /, "", m); sub(/ .*/, "", m); print d[1], m }')
+	done
+	echo "$good of $n ports at MTU $1${bad:+; not:$bad}"
+	[ "$n" -eq $((2 * DEFAULT_LINKS + 8)) ] && [ "$good" -eq "$n" ]
+}
+
+# The largest IPv6 packet of MTU $3, not fragmentable, crosses both tiers.
+check_df_ping()	# SRC DST MTU
+{
+	fabric exec "$1" ping -6 -M do -c 1 -W 5 -s $(($3 - 48)) \
+		"$(fabric addr "$2" | sed -n 1p)"
+}
+
+check_ib_mtu()	# HOST IB_MTU
+{
+	local out
+	out=$(fabric exec "$1" ibv_devinfo -d "mrc$1" 2>&1 | grep -E 'active_mtu|max_mtu')
+	echo "$out"
+	grep -q "active_mtu:[[:space:]]*$2 " <<<"$out"
+}
+
+ktap_begin 45
 trap cleanup EXIT
 cleanup
 
@@ -283,6 +320,20 @@ else
 fi
 ktap_check "down_again_leaves_nothing" \
 	sh -c "'$FABRIC' down && [ -z \"\$(ip netns list | grep '^mf-')\" ] && [ ! -e \"\${MRC_FABRIC_STATE_DIR:-/run/mrc-fabric}\" ]"
+
+# `up --mtu`: jumbo frames on every port; the mrc devices get IB MTU 4096.
+ktap_check "mtu_out_of_range_refused" sh -c "! '$FABRIC' up --mtu 1279 2>&1 &&
+	! '$FABRIC' up --mtu 65536 2>&1 && ! '$FABRIC' up --mtu 9k 2>&1 &&
+	[ -z \"\$(ip netns list | grep '^mf-')\" ]"
+ktap_check "fabric_up_mtu_9000" fabric up --mtu 9000
+ktap_check "mtu_9000_on_every_port" check_port_mtus 9000
+ktap_check "jumbo_ping_unfragmented_across_tiers" check_df_ping h1 h5 9000
+if [ -d /sys/module/mrc ] && command -v ibv_devinfo >/dev/null; then
+	ktap_check "mrc_device_ib_mtu_4096" check_ib_mtu h1 4096
+else
+	ktap_skip "mrc_device_ib_mtu_4096" "needs the mrc module and ibv_devinfo"
+fi
+fabric down >/dev/null 2>&1
 
 # `up --trim`: the tier-0 ports toward hosts become trimming switch ports
 # (tools/trim). Bad combinations are refused before anything is built.
