@@ -920,6 +920,16 @@ static void tx_reorder_window(void)
 	CHECK(!mrc_tx_loss_due(&t, &due));
 }
 
+/* The deferred-charge cases' common verdict: PSN 0 lost on EV 3, pending. */
+static void check_psn0_lost_on_ev3_deferred(const struct mrc_tx_tracker *t,
+					    const struct mrc_tx_ack_result *res)
+{
+	CHECK_EQ(res->lost[0].psn, 0);
+	CHECK_EQ(res->lost[0].ev, 3);
+	CHECK(res->lost[0].deferred);
+	CHECK_EQ(mrc_tx_pending_charges(t), 1);
+}
+
 /*
  * A trimmed PSN declared lost on path evidence before its NAK(trimmed)
  * came back: EV 3 carried PSN 0 (trimmed) and then PSN 1, whose SACK
@@ -939,10 +949,7 @@ static void tx_deferred_setup(struct mrc_tx_tracker *t,
 	CHECK_EQ(res->lost_count, 0);
 	/* the window (100) passes: lost on evidence, charge deferred */
 	CHECK_EQ(mrc_tx_detect_losses(t, 1150, res), 1);
-	CHECK_EQ(res->lost[0].psn, 0);
-	CHECK_EQ(res->lost[0].ev, 3);
-	CHECK(res->lost[0].deferred);
-	CHECK_EQ(mrc_tx_pending_charges(t), 1);
+	check_psn0_lost_on_ev3_deferred(t, res);
 }
 
 static void tx_deferred_charge(void)
@@ -1070,10 +1077,7 @@ static void tx_count_rule_deferred_setup(struct mrc_tx_tracker *t,
 	CHECK_EQ(res->lost_count, 0);
 	CHECK_EQ(tx_sack_one_at(t, 0, 2, 1110, res), MRC_TX_ACK_OK);
 	CHECK_EQ(res->lost_count, 1);
-	CHECK_EQ(res->lost[0].psn, 0);
-	CHECK_EQ(res->lost[0].ev, 3);
-	CHECK(res->lost[0].deferred);
-	CHECK_EQ(mrc_tx_pending_charges(t), 1);
+	check_psn0_lost_on_ev3_deferred(t, res);
 }
 
 static void tx_count_rule_deferred_charge(void)
