@@ -282,8 +282,10 @@ each_trim_one_retransmit()
 	[ "$sw_trims" -eq "$rx_trims" ] && [ "$rx_trims" -eq "$naks" ] &&
 		[ "$naks" -eq "$retx" ] && [ "$dups" -eq 0 ]
 }
-ktap_check_known "incast_trimming_each_trim_one_retransmit" \
-	"issue 5: the loss rule still resends PSNs that were only reordered (duplicates at h1): the count rule before a QP's first NAK(trimmed) (tolerance 2 x EVs: 4 for h2, one EV per plane under h1's switch), path evidence past its window; NAKs(trimmed) seen 0.6 s after their copy left" \
+# Every sender's queue pair has more than one EV, so its loss rule runs on
+# path evidence from RTS (Documentation/reliability.rst): reordering
+# between EVs is not taken for loss.
+ktap_check "incast_trimming_each_trim_one_retransmit" \
 	each_trim_one_retransmit
 ktap_check "incast_trimming_no_drops_at_the_switch" \
 	test "$(switch_delta "$B" "$A" dropped $RECEIVER)" -eq 0
@@ -300,9 +302,7 @@ trims_not_failures()
 # an ACK echoing the copy's own arrival, or a delivery sooner after the
 # resend than the least RTT withdraws it; a live EV waits up to an RTO of
 # the copy's age.
-ktap_check_known "trims_never_retire_a_path" \
-	"issue 5: still charged: a copy declared lost that arrived in order (no ACK names it) while its retransmission arrived as a duplicate; the re-ACK of a duplicate does not say so (about 1 EV retired per run, of 200+ losses deferred)" \
-	trims_not_failures
+ktap_check "trims_never_retire_a_path" trims_not_failures
 
 # ---- drop-tail: the same ports, trimming nothing ----
 ktap_check "trimming_off" "$FABRIC" trimming off

@@ -1296,6 +1296,7 @@ static void mrc_req_cc_start(struct mrc_qp *qp)
 }
 
 static void mrc_req_charge_delay(struct mrc_qp *qp);
+static void mrc_req_path_evidence(struct mrc_qp *qp);
 
 void mrc_req_start(struct mrc_qp *qp)
 {
@@ -1324,6 +1325,13 @@ void mrc_req_start(struct mrc_qp *qp)
 	mrc_req_rto_bounds(qp);
 	mrc_req_cc_start(qp);
 	mrc_req_charge_delay(qp);
+	/*
+	 * A sprayed QP's EVs overtake each other by whatever their queues
+	 * differ, trimming fabric or not, while each EV keeps its own order:
+	 * a loss needs evidence from its own EV, or an RTO of age.
+	 */
+	if (qp->paths.ready && qp->paths.set.n_evs > 1)
+		mrc_req_path_evidence(qp);
 	req->started = true;
 }
 
