@@ -1548,11 +1548,15 @@ static void mrc_req_charge_delay(struct mrc_qp *qp)
 /*
  * Path evidence (mrc_tx_set_path_evidence()) with an RTO of age for an EV
  * that delivers nothing, from the RTT estimates of now: set when path
- * evidence goes on, refreshed as the RTT moves.
+ * evidence goes on, refreshed as the RTT moves. A QP without an RTO
+ * (timeout attribute 0: wait forever) keeps the count rule, since nothing
+ * else would ever find the losses of an EV that went dead.
  */
 static void mrc_req_path_evidence(struct mrc_qp *qp)
 {
-	mrc_tx_set_path_evidence(&qp->req.tracker, true, mrc_req_rto_us(qp),
+	u64 rto = mrc_req_rto_us(qp);
+
+	mrc_tx_set_path_evidence(&qp->req.tracker, rto != 0, rto,
 				 mrc_req_reorder_floor_us(qp));
 	mrc_req_charge_delay(qp);
 }
