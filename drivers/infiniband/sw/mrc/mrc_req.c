@@ -1324,14 +1324,16 @@ void mrc_req_start(struct mrc_qp *qp)
 	req->progress_us = 0;
 	mrc_req_rto_bounds(qp);
 	mrc_req_cc_start(qp);
-	mrc_req_charge_delay(qp);
 	/*
 	 * A sprayed QP's EVs overtake each other by whatever their queues
 	 * differ, trimming fabric or not, while each EV keeps its own order:
-	 * a loss needs evidence from its own EV, or an RTO of age.
+	 * a loss needs evidence from its own EV, or an RTO of age. Either
+	 * way the charge delay is set.
 	 */
 	if (qp->paths.ready && qp->paths.set.n_evs > 1)
 		mrc_req_path_evidence(qp);
+	else
+		mrc_req_charge_delay(qp);
 	req->started = true;
 }
 
