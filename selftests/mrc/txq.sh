@@ -8,8 +8,11 @@
 # debugfs `req` is sampled: with txq 4 no QP ever has more than 4 packets
 # queued locally and it did wait for them; with no limit it queues far
 # more, which shows that the budget is what held it, and the held run is
-# not much slower (the port, not the wakeups, sets its pace). Then the module
-# unloads with packets still in the slow qdisc when the QPs went away.
+# not much slower (the port, not the wakeups, sets its pace). The wait
+# from build to departure that the requester takes out of congestion
+# control's RTT samples (mrc_departure.h, debugfs WAIT) follows the local
+# queue. Then the module unloads with packets still in the slow qdisc
+# when the QPs went away.
 # lab-timeout: 420
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -34,7 +37,7 @@ cleanup()
 }
 trap cleanup EXIT
 
-ktap_begin 7
+ktap_begin 9
 remove_two_hosts
 make_two_hosts || ktap_skip_all "cannot build the two hosts"
 # 20 Mbit/s out of mrc0's port: a 1 KiB packet every 0.4 ms, while the
@@ -59,12 +62,25 @@ txq_range()
 }
 ktap_check "txq_over_16384_is_ERANGE_and_changes_nothing" txq_range
 
-# Samples mrc0's QPs in debugfs req (TXQ is field 10, THROTTLES 11) into
-# FILE every 20 ms until killed.
+cc_rtt_setting()
+{
+	"$MRCCTL" dev mrc0 show | grep -q ' cc-rtt departure' || {
+		echo "default is not departure"; return 1; }
+	"$MRCCTL" dev mrc0 set cc-rtt build &&
+		"$MRCCTL" dev mrc0 show | grep -q ' cc-rtt build' || return 1
+	"$MRCCTL" dev mrc0 set cc-rtt sideways 2>/dev/null && {
+		echo "cc-rtt sideways was accepted"; return 1; }
+	"$MRCCTL" dev mrc0 set cc-rtt departure &&
+		"$MRCCTL" dev mrc0 show | grep -q ' cc-rtt departure'
+}
+ktap_check "cc_rtt_departure_by_default_and_settable" cc_rtt_setting
+
+# Samples mrc0's QPs in debugfs req (TXQ is field 10, THROTTLES 11, WAIT
+# 12) into FILE every 20 ms until killed.
 sample_req()	# FILE
 {
 	while :; do
-		awk '$1 == "mrc0" { print $10, $11 }' "$REQ" >>"$1"
+		awk '$1 == "mrc0" { print $10, $11, $12 }' "$REQ" >>"$1"
 		sleep 0.02
 	done
 }
@@ -125,6 +141,28 @@ held_keeps_rate()
 		awk -v h="$held" -v u="$unb" 'BEGIN { printf "ratio %.2f (want >= 0.5)\n", h / u; exit !(h >= 0.5 * u) }'
 }
 ktap_check "txq_4_rate_at_least_half_of_no_limit" held_keeps_rate
+
+# Median of the smoothed local wait (us) over a run's samples with one.
+median_wait()	# NAME
+{
+	awk '$3 > 0 { print $3 }' "$tmp/$1" | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+}
+
+# More than 16 packets of 1 KiB queued at 20 Mbit/s wait over 6 ms before
+# they leave; 4 wait at most 1.6 ms. A destructor that recorded nothing
+# (or the wrong PSN) leaves WAIT at 0.
+local_wait_follows_queue()
+{
+	local held unb
+	held=$(median_wait held)
+	unb=$(median_wait unbounded)
+	echo "median local wait (us): txq 4 ${held:-none}, no limit ${unb:-none}"
+	[ -n "$unb" ] && [ "$unb" -ge 2000 ] &&
+		[ "${held:-0}" -lt $((unb / 2)) ]
+}
+ktap_check "local_wait_measured_and_follows_local_queue" \
+	local_wait_follows_queue
 
 # Packets of a QP still queued in tbf when the QP and its device go: the
 # skb destructor must still find its budget, and unload must wait for it.

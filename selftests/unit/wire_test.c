@@ -1514,6 +1514,53 @@ static void ud_payload_limit(void)
 	CHECK_EQ(mrc_pkt_check(&p), MRC_DROP_BAD_FLAGS);
 }
 
+/*
+ * The local transmit budget reads a leaving packet's PSN: every opcode of
+ * the requester's sequence gives it, nothing else does, and a short or
+ * foreign-version buffer gives nothing.
+ */
+static void peek_request_psn(void)
+{
+	static const u8 requester[] = {
+		MRC_OP_WRITE, MRC_OP_WRITE_IMM, MRC_OP_SEND, MRC_OP_SEND_IMM,
+		MRC_OP_READ_REQ, MRC_OP_ATOMIC_CMP_SWAP,
+		MRC_OP_ATOMIC_FETCH_ADD,
+	};
+	u8 buf[512];
+	u32 op, psn;
+	size_t i, len;
+	bool want;
+
+	for (op = 0; op <= MRC_OP_MAX; op++) {
+		struct mrc_pkt p;
+
+		if (!mrc_opcode_valid((u8)op))
+			continue;
+		p = sample((u8)op, 64);
+		len = build(buf, sizeof(buf), &p,
+			    mrc_opcode_has_payload((u8)op) ? 64 : 0);
+		want = false;
+		for (i = 0; i < sizeof(requester); i++)
+			want = want || requester[i] == op;
+		psn = 0x123;
+		CHECK_EQ(mrc_peek_request_psn(buf, len, &psn), want);
+		CHECK_EQ(psn, want ? 0xfffffe : 0x123);
+	}
+	{
+		struct mrc_pkt p = sample(MRC_OP_WRITE, 64);
+
+		len = build(buf, sizeof(buf), &p, 64);
+		CHECK(!mrc_peek_request_psn(buf, MRC_BASE_HDR_LEN - 1, &psn));
+		CHECK(mrc_peek_request_psn(buf, MRC_BASE_HDR_LEN, &psn));
+		/* Bits 31..24 of the field are reserved, not the PSN's. */
+		buf[12] = 0xff;
+		CHECK(mrc_peek_request_psn(buf, len, &psn));
+		CHECK_EQ(psn, 0xfffffe);
+		buf[0] = (u8)((MRC_WIRE_VERSION + 1) << MRC_VERSION_SHIFT);
+		CHECK(!mrc_peek_request_psn(buf, len, &psn));
+	}
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(header_lengths_match_the_tables),
 	KTAP_CASE(opcode_table),
@@ -1541,6 +1588,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(drop_reason_names),
 	KTAP_CASE(fuzz_random_buffers),
 	KTAP_CASE(fuzz_mutated_packets),
+	KTAP_CASE(peek_request_psn),
 };
 
 KTAP_MAIN("wire", cases)

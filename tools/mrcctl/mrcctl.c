@@ -28,6 +28,7 @@ static const char *usage_text =
 "  mrcctl dev [show [DEV]]\n"
 "  mrcctl dev DEV show\n"
 "  mrcctl dev DEV set [spray on|off] [data-dscp N] [ctrl-dscp N] [txq N]\n"
+"                     [cc-rtt departure|build]\n"
 "  mrcctl profile add DEV ID format udp|srv6 [peer ADDR] [default]\n"
 "                 [min-active N] [replace] EVS\n"
 "      EVS: ev PLANE:VALUE...       explicit EVs (VALUE: a UDP source\n"
@@ -471,6 +472,10 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		printf(" ctrl-dscp %u", mnl_attr_get_u8(tb[MRC_CTL_A_CTRL_DSCP]));
 	if (tb[MRC_CTL_A_TXQ_PACKETS])
 		printf(" txq %u", mnl_attr_get_u32(tb[MRC_CTL_A_TXQ_PACKETS]));
+	if (tb[MRC_CTL_A_CC_RTT_FROM_BUILD])
+		printf(" cc-rtt %s",
+		       mnl_attr_get_u8(tb[MRC_CTL_A_CC_RTT_FROM_BUILD]) ?
+		       "build" : "departure");
 	if (tb[MRC_CTL_A_CC_ENABLED])
 		printf(" cc %s",
 		       mnl_attr_get_u8(tb[MRC_CTL_A_CC_ENABLED]) ? "on" : "off");
@@ -715,6 +720,18 @@ static bool parse_on_off(const char *s, const char *what)
 	exit(2);
 }
 
+/* cc-rtt: where NSCC's RTT samples start; true for "build". */
+static bool parse_rtt_start(const char *s)
+{
+	if (!strcmp(s, "build"))
+		return true;
+	if (!strcmp(s, "departure"))
+		return false;
+	fprintf(stderr, "mrcctl: cc-rtt is departure or build, not '%s'\n",
+		s);
+	exit(2);
+}
+
 static void dev_show(struct ctl *ctl, const char *dev)
 {
 	struct nlmsghdr *nlh;
@@ -728,8 +745,8 @@ static void dev_show(struct ctl *ctl, const char *dev)
 
 /*
  * "set" followed by settings: spray on|off, data-dscp N, ctrl-dscp N,
- * txq N. The kernel checks the DSCP and txq ranges, so that its error is
- * the one reported.
+ * txq N, cc-rtt departure|build. The kernel checks the DSCP and txq
+ * ranges, so that its error is the one reported.
  */
 static void dev_set(struct ctl *ctl, const char *dev, int argc, char **argv)
 {
@@ -760,6 +777,9 @@ static void dev_set(struct ctl *ctl, const char *dev, int argc, char **argv)
 			mnl_attr_put_u32(nlh, MRC_CTL_A_TXQ_PACKETS,
 					 parse_ulong(argv[i + 1], UINT32_MAX,
 						     "packets"));
+		else if (!strcmp(key, "cc-rtt"))
+			mnl_attr_put_u8(nlh, MRC_CTL_A_CC_RTT_FROM_BUILD,
+					parse_rtt_start(argv[i + 1]));
 		else {
 			fprintf(stderr, "mrcctl: no device setting '%s'\n",
 				key);

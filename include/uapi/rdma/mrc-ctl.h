@@ -59,7 +59,10 @@ enum mrc_ctl_cmd {
 	MRC_CTL_CMD_PROFILE_GET,	/* dump: DEV; one message a profile */
 	MRC_CTL_CMD_EV_GET,		/* dump: DEV, PROFILE_ID; one an EV */
 	MRC_CTL_CMD_EV_SET,		/* admin: deny or allow one EV */
-	/* admin: DEV, [SINGLE_PATH], [DATA_DSCP], [CTRL_DSCP], [TXQ_PACKETS] */
+	/*
+	 * admin: DEV, [SINGLE_PATH], [DATA_DSCP], [CTRL_DSCP], [TXQ_PACKETS],
+	 * [CC_RTT_FROM_BUILD]
+	 */
 	MRC_CTL_CMD_DEV_SET,
 	/* doit: DEV; answer CC_ENABLED, CC_ALGORITHM, CC nest */
 	MRC_CTL_CMD_CC_GET,
@@ -121,6 +124,12 @@ enum mrc_ctl_attr {
 	MRC_CTL_A_DEST_QPN,		/* u32: the peer's QP number */
 	/* u32: a QP's packets in local transmit queues at most; 0: no limit */
 	MRC_CTL_A_TXQ_PACKETS,
+	/*
+	 * u8, 0 or 1: NSCC's RTT samples of QPs that reach RTR from now on
+	 * run from the packet's build (1), the wait in this host's queues
+	 * included, or from its departure (0, the default)
+	 */
+	MRC_CTL_A_CC_RTT_FROM_BUILD,
 	__MRC_CTL_A_MAX,
 };
 

@@ -79,6 +79,7 @@ static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
 	[MRC_CTL_A_DATA_DSCP] = { .type = NLA_U8 },
 	[MRC_CTL_A_CTRL_DSCP] = { .type = NLA_U8 },
 	[MRC_CTL_A_TXQ_PACKETS] = NLA_POLICY_MAX(NLA_U32, MRC_TXQ_PACKETS_MAX),
+	[MRC_CTL_A_CC_RTT_FROM_BUILD] = NLA_POLICY_MAX(NLA_U8, 1),
 	[MRC_CTL_A_CC_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
 	[MRC_CTL_A_CC] = NLA_POLICY_NESTED(mrc_ctl_cc_policy),
 	[MRC_CTL_A_CC_RESET] = { .type = NLA_FLAG },
@@ -479,7 +480,8 @@ static int mrc_ctl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	if (!attrs[MRC_CTL_A_SINGLE_PATH] && !attrs[MRC_CTL_A_DATA_DSCP] &&
-	    !attrs[MRC_CTL_A_CTRL_DSCP] && !attrs[MRC_CTL_A_TXQ_PACKETS]) {
+	    !attrs[MRC_CTL_A_CTRL_DSCP] && !attrs[MRC_CTL_A_TXQ_PACKETS] &&
+	    !attrs[MRC_CTL_A_CC_RTT_FROM_BUILD]) {
 		NL_SET_ERR_MSG(extack, "nothing to set");
 		return -EINVAL;
 	}
@@ -507,6 +509,9 @@ static int mrc_ctl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	if (attrs[MRC_CTL_A_TXQ_PACKETS])
 		WRITE_ONCE(s->txq_packets,
 			   nla_get_u32(attrs[MRC_CTL_A_TXQ_PACKETS]));
+	if (attrs[MRC_CTL_A_CC_RTT_FROM_BUILD])
+		s->cc_rtt_from_build =
+			!!nla_get_u8(attrs[MRC_CTL_A_CC_RTT_FROM_BUILD]);
 	spin_unlock_bh(&mdev->settings_lock);
 	mrc_ctl_put_dev(mdev);
 	return 0;
@@ -539,6 +544,7 @@ static int mrc_ctl_fill_dev(struct sk_buff *msg, struct mrc_dev *mdev,
 	    nla_put_u8(msg, MRC_CTL_A_DATA_DSCP, s.data_dscp) ||
 	    nla_put_u8(msg, MRC_CTL_A_CTRL_DSCP, s.ctrl_dscp) ||
 	    nla_put_u32(msg, MRC_CTL_A_TXQ_PACKETS, s.txq_packets) ||
+	    nla_put_u8(msg, MRC_CTL_A_CC_RTT_FROM_BUILD, s.cc_rtt_from_build) ||
 	    nla_put_u8(msg, MRC_CTL_A_CC_ENABLED, s.cc_enabled)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;

@@ -32,13 +32,14 @@
  *
  * /sys/kernel/debug/mrc/req
  *	One line per RC QP that reached RTS: "IBDEV QPN CC CWND INFLIGHT
- *	SRTT RTTVAR RTO BACKOFF TXQ THROTTLES": CC is "nscc" or "fixed",
+ *	SRTT RTTVAR RTO BACKOFF TXQ THROTTLES WAIT": CC is "nscc" or "fixed",
  *	CWND the window in bytes (NSCC's, or the fixed window in payload
  *	MTUs), INFLIGHT the bytes congestion control counts in flight,
  *	SRTT, RTTVAR and RTO the adaptive RTO's state in microseconds,
  *	BACKOFF the timeouts in a row, TXQ the QP's packets in this host's
- *	transmit queues and THROTTLES the times it waited for them to drain
- *	(mrc_txq.h).
+ *	transmit queues, THROTTLES the times it waited for them to drain
+ *	(mrc_txq.h) and WAIT the smoothed time from a packet's build to
+ *	its departure in microseconds (mrc_departure.h).
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>

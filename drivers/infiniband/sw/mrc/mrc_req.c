@@ -28,6 +28,7 @@
 
 #include "mrc.h"
 #include "mrc_cq.h"
+#include "mrc_departure.h"
 #include "mrc_mr.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
@@ -135,7 +136,7 @@ int mrc_req_init(struct mrc_qp *qp)
 		mrc_req_cleanup(qp);
 		return -ENOMEM;
 	}
-	req->txq = mrc_txq_create(qp, &err);
+	req->txq = mrc_txq_create(qp, MRC_REQ_WINDOW, &err);
 	if (!req->txq) {
 		mrc_req_cleanup(qp);
 		return err;
@@ -1062,14 +1063,36 @@ static void mrc_req_cc_count(struct mrc_qp *qp, u32 actions)
 }
 
 /*
+ * The RTT sample of @res for NSCC, in microseconds: from the packet's
+ * departure from this host (mrc_departure.h) unless the QP's settings say
+ * from its build, or when no departure was recorded for it (a packet
+ * whose transmit completion comes after its ACK). The wait is smoothed
+ * for debugfs either way.
+ */
+static u64 mrc_req_cc_rtt(struct mrc_qp *qp,
+			  const struct mrc_tx_ack_result *res)
+{
+	struct mrc_req_state *req = &qp->req;
+	u64 wait;
+
+	if (!mrc_departure_wait(mrc_txq_departure(req->txq, res->rtt_psn),
+				res->rtt_psn, res->rtt_sent_at, res->rtt,
+				&wait))
+		return res->rtt;
+	req->local_wait_us = req->local_wait_us - req->local_wait_us / 8 +
+			     wait / 8;
+	return req->cc_rtt_from_build ? res->rtt : res->rtt - wait;
+}
+
+/*
  * Every valid ACK feeds NSCC: the @delivered PSNs it newly acknowledged
- * (cumulatively or selectively), in MTUs, the RTT sample of the tracker
- * (none for a retransmitted PSN: Karn) and the ECN echo. An ECN echo
- * moves new packets off the EV that carried the marked packet.
+ * (cumulatively or selectively), in MTUs, the RTT sample @rtt in
+ * microseconds (0: none, as for a retransmitted PSN: Karn) and the ECN
+ * echo. An ECN echo moves new packets off the EV that carried the marked
+ * packet.
  */
 static void mrc_req_cc_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-			   const struct mrc_tx_ack_result *res, u32 delivered,
-			   u64 now)
+			   u64 rtt, u32 delivered, u64 now)
 {
 	struct mrc_req_state *req = &qp->req;
 	bool ecn = pkt->ack.flags & MRC_ACK_F_ECN_CE;
@@ -1079,8 +1102,7 @@ static void mrc_req_cc_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (!req->cc_enabled)
 		return;
 	actions = mrc_nscc_on_ack(&req->cc, now * NSEC_PER_USEC,
-				  res->rtt_valid ?
-				  max_t(u64, res->rtt * NSEC_PER_USEC, 1) : 0,
+				  rtt * NSEC_PER_USEC,
 				  (u32)min_t(u64, bytes, U32_MAX), ecn);
 	mrc_req_cc_count(qp, actions);
 	if (actions & MRC_NSCC_SWITCH_EV)
@@ -1259,15 +1281,17 @@ void mrc_req_prepare(struct mrc_qp *qp)
 {
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_nscc_params params;
-	bool enabled;
+	bool enabled, from_build;
 
 	spin_lock_bh(&mdev->settings_lock);
 	enabled = mdev->settings.cc_enabled;
+	from_build = mdev->settings.cc_rtt_from_build;
 	params = mdev->settings.cc;
 	spin_unlock_bh(&mdev->settings_lock);
 
 	spin_lock_bh(&qp->lock);
 	qp->req.cc_enabled = enabled;
+	qp->req.cc_rtt_from_build = from_build;
 	qp->req.cc_params = params;
 	spin_unlock_bh(&qp->lock);
 }
@@ -1654,7 +1678,7 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 {
 	struct mrc_req_state *req = &qp->req;
 	struct mrc_tx_ack_result res;
-	u64 now = mrc_now();
+	u64 now = mrc_now(), cc_rtt;
 	bool kick = false, trimmed;
 	u32 i, pending;
 
@@ -1686,18 +1710,21 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		/* Delivered now: what left the in-flight and lost sets. */
 		pending -= mrc_tx_in_flight(&req->tracker) +
 			   mrc_tx_lost_count(&req->tracker);
+		cc_rtt = 0;
 		if (res.rtt_valid) {
+			/* The RTO times the whole trip: its timer does. */
 			mrc_rto_sample(&req->rto, res.rtt);
 			if (req->tracker.path_evidence)
 				mrc_req_path_evidence(qp);
 			else
 				mrc_req_charge_delay(qp);
+			cc_rtt = max_t(u64, mrc_req_cc_rtt(qp, &res), 1);
 		}
 		if (pending) {
 			mrc_rto_on_progress(&req->rto);
 			req->progress_us = now;
 		}
-		mrc_req_cc_ack(qp, pkt, &res, pending, now);
+		mrc_req_cc_ack(qp, pkt, cc_rtt, pending, now);
 		mrc_req_delivered_echo(qp, pkt);
 		mrc_req_ev_feedback(qp, pkt, &res, now);
 		for (i = 0; i < res.acked_count; i++) {
@@ -1756,7 +1783,7 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 
 	spin_lock_bh(&qp->lock);
 	if (req->started)
-		seq_printf(m, "%s %u %s %u %u %llu %llu %llu %u %u %llu\n",
+		seq_printf(m, "%s %u %s %u %u %llu %llu %llu %u %u %llu %llu\n",
 			   dev_name(&qp->ibqp.device->dev), qp->ibqp.qp_num,
 			   req->cc_enabled ? "nscc" : "fixed",
 			   req->cc_enabled ? mrc_nscc_cwnd(&req->cc) :
@@ -1765,7 +1792,8 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 			   mrc_rto_srtt_us(&req->rto),
 			   mrc_rto_rttvar_us(&req->rto),
 			   mrc_req_rto_us(qp), req->rto.backoff,
-			   mrc_txq_queued(req->txq), req->txq->throttles);
+			   mrc_txq_queued(req->txq), req->txq->throttles,
+			   req->local_wait_us);
 	spin_unlock_bh(&qp->lock);
 }
 

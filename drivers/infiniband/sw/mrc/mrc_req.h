@@ -116,8 +116,10 @@ struct mrc_req_state {
 	 * NSCC window from RTS when @cc_enabled (else the fixed window).
 	 */
 	bool cc_enabled;
+	bool cc_rtt_from_build;		/* not from departure (settings) */
 	struct mrc_nscc_params cc_params;
 	struct mrc_nscc cc;
+	u64 local_wait_us;		/* smoothed build-to-departure wait */
 	int cc_avoid_ev;		/* ECN/trim: new packets skip it ... */
 	u32 cc_avoid_left;		/* ... for this many more picks */
 	struct work_struct work;
@@ -158,7 +160,8 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		 const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta);
 /*
  * debugfs: one line per RC QP of @mdev that reached RTS: "IBDEV QPN CC
- * CWND INFLIGHT SRTT RTTVAR RTO BACKOFF" (see mrc_debugfs.c).
+ * CWND INFLIGHT SRTT RTTVAR RTO BACKOFF TXQ THROTTLES WAIT" (see
+ * mrc_debugfs.c).
  */
 void mrc_req_show(struct mrc_dev *mdev, struct seq_file *m);
 

@@ -615,6 +615,7 @@ static void tx_evidence_loss(struct mrc_tx_tracker *t, struct mrc_tx_slot *s)
 /* Per-ACK bookkeeping for the RTT sample. */
 struct tx_ack_ctx {
 	const struct mrc_tx_slot *newest;
+	u32 newest_psn;
 	struct mrc_tx_ack_result *res;
 	u64 now;
 };
@@ -660,8 +661,10 @@ static void tx_delivered(struct mrc_tx_tracker *t, u32 idx,
 	if (s->ev < MRC_TX_EV_TRACKED && !s->retx_count &&
 	    s->seq >= t->ev_delivered[s->ev])
 		t->ev_delivered[s->ev] = s->seq + 1;
-	if (!ctx->newest || s->seq > ctx->newest->seq)
+	if (!ctx->newest || s->seq > ctx->newest->seq) {
 		ctx->newest = s;
+		ctx->newest_psn = tx_idx_psn(t, idx);
+	}
 }
 
 /*
@@ -849,6 +852,8 @@ int mrc_tx_on_ack(struct mrc_tx_tracker *t, u32 cum_psn,
 	    now >= ctx.newest->sent_at) {
 		res->rtt = now - ctx.newest->sent_at;
 		res->rtt_valid = 1;
+		res->rtt_psn = ctx.newest_psn;
+		res->rtt_sent_at = ctx.newest->sent_at;
 		if (!t->min_rtt_valid || res->rtt < t->min_rtt) {
 			t->min_rtt = res->rtt;
 			t->min_rtt_valid = true;

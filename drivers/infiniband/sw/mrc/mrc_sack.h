@@ -548,6 +548,9 @@ struct mrc_tx_ack_result {
 	 */
 	u64 rtt;
 	u8 rtt_valid;
+	/* That transmission, when rtt_valid: its PSN and send time. */
+	u32 rtt_psn;
+	u64 rtt_sent_at;
 	struct mrc_tx_lost lost[MRC_TX_ACK_MAX_LOST];
 };
 

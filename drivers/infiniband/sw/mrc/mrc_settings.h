@@ -44,6 +44,12 @@ struct mrc_dev_settings {
 	u32 txq_packets;
 	/* Congestion control of QPs that reach RTR from now on. */
 	bool cc_enabled;
+	/*
+	 * NSCC's RTT samples run from the packet's build, the wait in this
+	 * host's queues included, not from its departure (mrc_departure.h).
+	 * For comparisons.
+	 */
+	bool cc_rtt_from_build;
 	struct mrc_nscc_params cc;
 };
 
@@ -54,6 +60,7 @@ static inline void mrc_dev_settings_default(struct mrc_dev_settings *s)
 	s->ctrl_dscp = MRC_DSCP_CTRL_DEFAULT;
 	s->txq_packets = MRC_TXQ_PACKETS_DEFAULT;
 	s->cc_enabled = false;
+	s->cc_rtt_from_build = false;
 	mrc_nscc_params_default(&s->cc);
 }
 

@@ -2,27 +2,46 @@
 /*
  * The local transmit budget of a QP (mrc_txq.h).
  */
+#include <linux/log2.h>
 #include <linux/net.h>
 #include <linux/rcupdate.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <linux/udp.h>
 #include <linux/wait_bit.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include "mrc_departure.h"
 #include "mrc_qp.h"
 #include "mrc_req.h"
 #include "mrc_txq.h"
+#include "mrc_wire.h"
+#include "mrc_xmit.h"
 
 /* Budgets alive: module unload waits for none (mrc_txq_exit()). */
 static atomic_t mrc_txq_live = ATOMIC_INIT(0);
 
-struct mrc_txq *mrc_txq_create(struct mrc_qp *qp, int *err)
+struct mrc_txq *mrc_txq_create(struct mrc_qp *qp, u32 window, int *err)
 {
 	struct mrc_txq *q;
 
+	if (WARN_ON_ONCE(!is_power_of_2(window))) {
+		*err = -EINVAL;
+		return NULL;
+	}
 	q = kzalloc(sizeof(*q), GFP_KERNEL);
 	if (!q) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	/*
+	 * Zeroed: no slot holds a record (mrc_departure.h). kmalloc'ed,
+	 * not vmalloc'ed: the last packet's destructor may free it.
+	 */
+	q->departures = kcalloc(window, sizeof(*q->departures), GFP_KERNEL);
+	if (!q->departures) {
+		kfree(q);
 		*err = -ENOMEM;
 		return NULL;
 	}
@@ -34,9 +53,11 @@ struct mrc_txq *mrc_txq_create(struct mrc_qp *qp, int *err)
 	*err = sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_UDP,
 				&q->sock);
 	if (*err) {
+		kfree(q->departures);
 		kfree(q);
 		return NULL;
 	}
+	q->departures_mask = window - 1;
 	q->sock->sk->sk_user_data = q;
 	refcount_set(&q->refs, 1);
 	spin_lock_init(&q->lock);
@@ -49,6 +70,7 @@ static void mrc_txq_put(struct mrc_txq *q)
 {
 	if (!refcount_dec_and_test(&q->refs))
 		return;
+	kfree(q->departures);
 	kfree(q);
 	if (atomic_dec_and_test(&mrc_txq_live))
 		wake_up_var(&mrc_txq_live);
@@ -67,6 +89,24 @@ void mrc_txq_detach(struct mrc_txq *q)
 	mrc_txq_put(q);
 }
 
+/* Records when the requester packet @skb left, against its PSN. */
+static void mrc_txq_record_departure(struct mrc_txq *q, struct sk_buff *skb)
+{
+	u8 buf[MRC_BASE_HDR_LEN], *hdr;
+	int off;
+	u32 psn;
+
+	if (!skb_transport_header_was_set(skb))
+		return;
+	off = skb_transport_offset(skb) + (int)sizeof(struct udphdr);
+	if (off < 0)
+		return;
+	hdr = skb_header_pointer(skb, off, sizeof(buf), buf);
+	if (hdr && mrc_peek_request_psn(hdr, sizeof(buf), &psn))
+		atomic64_set(&q->departures[psn & q->departures_mask],
+			     mrc_departure_record(psn, mrc_now_us()));
+}
+
 /*
  * The skb left our queues (freed, or orphaned by the receive path at the
  * far end of a veth). Runs in softirq or process context, never in hard
@@ -81,6 +121,7 @@ static void mrc_txq_skb_gone(struct sk_buff *skb)
 	unsigned long flags;
 
 	rcu_read_lock();
+	mrc_txq_record_departure(q, skb);
 	/* Fully ordered: pairs with the barrier in mrc_txq_full(). */
 	if (atomic_dec_return(&q->queued) <= READ_ONCE(q->wake_at) &&
 	    atomic_xchg(&q->throttled, 0)) {

@@ -26,13 +26,20 @@
  * leaving then kicks nobody. Module unload waits until every budget is
  * gone (mrc_txq_exit()), since the skb destructor is module code.
  *
+ * As each packet leaves, the budget also records when, against its PSN
+ * (mrc_departure.h): the requester takes that wait out of the RTT samples
+ * it gives congestion control. A slot per PSN of the requester's window.
+ *
  * Locking: @lock (any context but hard IRQ: it is taken from skb
  * destructors) guards @qp. The count and the throttled flag are atomics;
- * see mrc_txq_full() for their ordering.
+ * see mrc_txq_full() for their ordering. A departure record is one
+ * atomic64_t, written by the destructor and read by the ACK path with no
+ * lock: a record is checked against the sample it serves.
  */
 #ifndef MRC_TXQ_H
 #define MRC_TXQ_H
 
+#include <linux/atomic.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -50,10 +57,15 @@ struct mrc_txq {
 	struct mrc_qp *qp;	/* NULL once the QP is being destroyed */
 	struct socket *sock;	/* owner of the queued skbs; never bound */
 	u64 throttles;		/* times the requester stopped (debugfs) */
+	atomic64_t *departures;	/* by PSN: mrc_departure_record() */
+	u32 departures_mask;	/* slots - 1 */
 };
 
-/* A budget for @qp; NULL without memory or socket (errno in *@err). */
-struct mrc_txq *mrc_txq_create(struct mrc_qp *qp, int *err);
+/*
+ * A budget for @qp recording departures of a window of @window PSNs (a
+ * power of two); NULL without memory or socket (errno in *@err).
+ */
+struct mrc_txq *mrc_txq_create(struct mrc_qp *qp, u32 window, int *err);
 
 /*
  * The QP is being destroyed: from now on no packet leaving kicks it, and
@@ -78,6 +90,12 @@ bool mrc_txq_full(struct mrc_txq *q, u32 limit, u32 pending);
 static inline u32 mrc_txq_queued(const struct mrc_txq *q)
 {
 	return atomic_read(&q->queued);
+}
+
+/* The last departure recorded in @psn's slot (mrc_departure_wait()). */
+static inline u64 mrc_txq_departure(struct mrc_txq *q, u32 psn)
+{
+	return atomic64_read(&q->departures[psn & q->departures_mask]);
 }
 
 /* Module unload: waits for the last budget (and skb destructor). */

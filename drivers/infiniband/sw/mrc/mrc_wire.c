@@ -578,6 +578,39 @@ int mrc_decode(const u8 *buf, size_t len, struct mrc_pkt *pkt)
 	return 0;
 }
 
+/**
+ * mrc_peek_request_psn() - the PSN of one of our own requester packets
+ * @buf: the packet from its base header on
+ * @len: bytes at @buf
+ * @psn: set to the PSN
+ *
+ * For a packet this host built and is sending (the local transmit budget
+ * reads it as the packet leaves), not for one from the wire: only the
+ * version and opcode are checked.
+ *
+ * Return: true for a data or request packet (a PSN of the requester's
+ * sequence), false for anything else.
+ */
+bool mrc_peek_request_psn(const u8 *buf, size_t len, u32 *psn)
+{
+	if (len < MRC_BASE_HDR_LEN ||
+	    buf[0] >> MRC_VERSION_SHIFT != MRC_WIRE_VERSION)
+		return false;
+	switch (buf[1]) {
+	case MRC_OP_WRITE:
+	case MRC_OP_WRITE_IMM:
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+	case MRC_OP_READ_REQ:
+	case MRC_OP_ATOMIC_CMP_SWAP:
+	case MRC_OP_ATOMIC_FETCH_ADD:
+		*psn = mrc_psn(mrc_get_be32(buf + 12));
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* A drop reason's name, for counters and logs; "unknown" if out of range. */
 const char *mrc_drop_reason_name(enum mrc_drop_reason reason)
 {

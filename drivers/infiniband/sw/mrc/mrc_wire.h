@@ -388,6 +388,7 @@ size_t mrc_pkt_hdr_len(const struct mrc_pkt *pkt);
 enum mrc_drop_reason mrc_pkt_check(const struct mrc_pkt *pkt);
 int mrc_encode(u8 *buf, size_t buflen, const struct mrc_pkt *pkt);
 int mrc_decode(const u8 *buf, size_t len, struct mrc_pkt *pkt);
+bool mrc_peek_request_psn(const u8 *buf, size_t len, u32 *psn);
 const char *mrc_drop_reason_name(enum mrc_drop_reason reason);
 
 #endif /* MRC_WIRE_H */
