@@ -48,7 +48,7 @@ expect_error()
 }
 
 ktap_check "dev_listed_with_netdev_and_defaults" \
-	sh -c "'$MRCCTL' dev | grep -qx 'mrc0 netdev mrcc0 planes 1 default-profile 0 spray on data-dscp 10 ctrl-dscp 46 txq 64 cc off'"
+	sh -c "'$MRCCTL' dev | grep -qx 'mrc0 netdev mrcc0 planes 1 default-profile 0 spray on data-dscp 10 ctrl-dscp 46 txq 64 cc-rtt departure cc off'"
 
 # Device settings: both spellings, partial changes keep the rest.
 dev_settings()
