@@ -7,8 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <rdma/ib_user_ioctl_verbs.h>
-
+/* Also <rdma/ib_user_ioctl_verbs.h>, in the order verbs_provider_abi.h needs. */
 #include "mrc.h"
 
 /*

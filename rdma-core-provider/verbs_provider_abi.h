@@ -52,7 +52,18 @@
 #include <sys/types.h>
 #include <time.h>
 
+/*
+ * <infiniband/verbs.h> first: its verbs_api.h defines RDMA_UAPI_PTR
+ * unconditionally, while the kernel's <rdma/ib_user_ioctl_verbs.h> defines
+ * it only if still undefined. In the other order the compiler warns about
+ * the redefinition, which -Werror turns into an error; it is silent only
+ * while both come from a system include directory, not from an -I one.
+ */
+#if defined(RDMA_UAPI_PTR) && !defined(VERBS_API_H)
+#error "include verbs_provider_abi.h (or mrc.h) before any <rdma/ib_user_ioctl_*.h>"
+#endif
 #include <infiniband/verbs.h>
+#include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/ib_user_verbs.h>
 
 /* What kind of MR a struct verbs_mr is (rdma-core's enum ibv_mr_type). */
