@@ -324,7 +324,7 @@ static struct ibv_cq_ex *mrc_create_cq_ex(struct ibv_context *ibctx,
 	if (!cq)
 		return NULL;
 
-	ret = ibv_cmd_create_cq_ex(ibctx, attr, &cq->vcq, NULL, 0,
+	ret = mrc_cmd_create_cq_ex(ibctx, attr, &cq->vcq, NULL, 0,
 				   (struct ib_uverbs_ex_create_cq_resp *)&resp,
 				   sizeof(resp), 0);
 	if (ret) {

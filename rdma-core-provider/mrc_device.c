@@ -7,8 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <rdma/ib_user_ioctl_verbs.h>
-
+/* Also <rdma/ib_user_ioctl_verbs.h>, in the order verbs_provider_abi.h needs. */
 #include "mrc.h"
 
 /*
@@ -73,7 +72,7 @@ static struct verbs_context *mrc_alloc_context(struct ibv_device *ibdev,
 	if (!ctx)
 		return NULL;
 
-	ret = ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd),
+	ret = mrc_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd),
 				  (struct ib_uverbs_get_context_resp *)&resp,
 				  sizeof(resp));
 	if (ret)
@@ -131,5 +130,5 @@ static const struct verbs_device_ops mrc_device_ops = {
 /* libibverbs dlopen()s us and learns about the provider from this. */
 static void __attribute__((constructor)) mrc_register_driver(void)
 {
-	verbs_register_driver_34(&mrc_device_ops);
+	verbs_register_driver(&mrc_device_ops);
 }

@@ -10,27 +10,48 @@
  *
  * Which rdma-core releases this matches
  * -------------------------------------
- * Every rdma-core release from v36.0 up to and including v56.x: in all of
- * their tags (stable releases included) the provider structs below, the
- * public structs they embed (verbs_context, ibv_context, ibv_device,
- * ibv_mr) and the prototypes we use have identical text, and all of them
- * export the private symbols under the version node IBVERBS_PRIVATE_34.
- * (The kernel-headers copies of ib_uverbs_reg_mr and its response changed
- * a trailing [0] to [], which is the same layout.)
- * One public struct embedded below does change within that range:
- * ibv_qp_ex, part of struct verbs_qp, grew in v44 and again in v45; see the
- * asserts of struct verbs_qp for why that is harmless.
+ * rdma-core changes this ABI at will, so it comes in layouts, one of which
+ * is chosen at build time by MRC_VERBS_LAYOUT, the first rdma-core release
+ * that has it. The Makefile sets it from the libibverbs it links against
+ * (check-abi.sh detect); the provider is then built for that layout only.
  *
- * The symbol version alone is not enough to trust a libibverbs, because
- * rdma-core changed layouts without bumping it:
+ *   layout  releases  version node        ops   differences
+ *   36      36 - 56   IBVERBS_PRIVATE_34  76
+ *   57      57 - 58   IBVERBS_PRIVATE_57  76    ibv_cmd_get_context() fd_arr
+ *   59      59 - 61   IBVERBS_PRIVATE_59  79    ibv_cmd_create_cq_ex() prov_attr
+ *   62      62 - 63   IBVERBS_PRIVATE_59  81    (slots inserted, same version)
+ *   64      64        IBVERBS_PRIVATE_64  83
+ *   65      65        IBVERBS_PRIVATE_65  93
+ *
+ * The provider file is lib<name>-rdmav<N>.so with N the number of the
+ * version node (34, 57, 59, 64, 65). In all of these releases (stable
+ * tags included) the other provider structs below, and the prototypes of
+ * the other private functions we call, have identical text; so do the 76
+ * ops slots of layout 36, which later layouts only add to (in alphabetical
+ * order, so the added slots move the ones after them).
+ *
+ * The version node alone is not enough to trust a libibverbs, because
+ * rdma-core changed layouts without changing it:
  *  - v34.x and v35.x also export IBVERBS_PRIVATE_34, but v35 inserted
  *    import_dm and unimport_dm into struct verbs_context_ops and num_ports
  *    into struct verbs_sysfs_dev, and v36 inserted query_qp_data_in_order,
  *    so on those releases every op after the inserted slots sits at a
- *    different offset.
- *  - v57 moved to IBVERBS_PRIVATE_57 (and later releases to _59, _64, ...).
- * check-abi.sh therefore checks both the symbol version and the rdma-core
- * release of the installed libibverbs before we link against it.
+ *    different offset. They are not supported.
+ *  - v62 inserted dm_export_dmabuf_fd and query_port_speed and kept
+ *    IBVERBS_PRIVATE_59.
+ * check-abi.sh therefore takes the layout from the rdma-core release (the
+ * library's file name) and checks that the library exports the version
+ * node of that release; after the link it also counts the slots the
+ * library's verbs_set_ops() reads.
+ *
+ * Public structs of the installed <infiniband/verbs.h> are embedded below
+ * (struct verbs_context grows at its start in 59, 62 and 64); their sizes
+ * are asserted per layout, which also catches headers from another
+ * release than the library (e.g. -L to one rdma-core, -I to another).
+ *
+ * One public struct embedded below changes within layout 36: ibv_qp_ex,
+ * part of struct verbs_qp, grew in v44 and again in v45; see the asserts
+ * of struct verbs_qp for why that is harmless.
  *
  * How the numbers in the asserts were derived
  * -------------------------------------------
@@ -40,7 +61,13 @@
  * printed sizeof() of each struct below and offsetof() of every member, on
  * x86_64. Neither the scratch tree nor the program is part of this project;
  * only the printed numbers are copied into the asserts. The slot numbers of
- * verbs_context_ops are those offsets divided by the pointer size.
+ * verbs_context_ops are those offsets divided by the pointer size. For the
+ * other layouts the slot numbers are the positions of the names in
+ * driver.h's struct verbs_context_ops of each release (every slot is one
+ * function pointer), read in rdma-core's git history; the layouts 36 and
+ * 65 are also built against the libibverbs of Debian trixie (56.1) and
+ * sid (65.0), whose verbs_set_ops() check-abi.sh reads the slot count from.
+ * tests/abi_layout_test.c checks every layout against a table of its own.
  */
 #ifndef MRC_VERBS_PROVIDER_ABI_H
 #define MRC_VERBS_PROVIDER_ABI_H
@@ -52,8 +79,60 @@
 #include <sys/types.h>
 #include <time.h>
 
+/*
+ * <infiniband/verbs.h> first: its verbs_api.h defines RDMA_UAPI_PTR
+ * unconditionally, while the kernel's <rdma/ib_user_ioctl_verbs.h> defines
+ * it only if still undefined. In the other order the compiler warns about
+ * the redefinition, which -Werror turns into an error; it is silent only
+ * while both come from a system include directory, not from an -I one.
+ */
+#if defined(RDMA_UAPI_PTR) && !defined(VERBS_API_H)
+#error "include verbs_provider_abi.h (or mrc.h) before any <rdma/ib_user_ioctl_*.h>"
+#endif
 #include <infiniband/verbs.h>
+#include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/ib_user_verbs.h>
+
+/* The layout, chosen by the Makefile; see the top of this file. */
+#if !defined(MRC_VERBS_LAYOUT)
+#error "MRC_VERBS_LAYOUT is not set: build with the Makefile, which takes it from the libibverbs it links"
+#elif MRC_VERBS_LAYOUT == 36
+#define MRC_VERBS_PABI		34
+#define MRC_VERBS_OPS_SLOTS	76
+#elif MRC_VERBS_LAYOUT == 57
+#define MRC_VERBS_PABI		57
+#define MRC_VERBS_OPS_SLOTS	76
+#elif MRC_VERBS_LAYOUT == 59
+#define MRC_VERBS_PABI		59
+#define MRC_VERBS_OPS_SLOTS	79
+#elif MRC_VERBS_LAYOUT == 62
+#define MRC_VERBS_PABI		59
+#define MRC_VERBS_OPS_SLOTS	81
+#elif MRC_VERBS_LAYOUT == 64
+#define MRC_VERBS_PABI		64
+#define MRC_VERBS_OPS_SLOTS	83
+#elif MRC_VERBS_LAYOUT == 65
+#define MRC_VERBS_PABI		65
+#define MRC_VERBS_OPS_SLOTS	93
+#else
+#error "unknown MRC_VERBS_LAYOUT (36, 57, 59, 62, 64 or 65)"
+#endif
+
+/*
+ * Types that only some releases' verbs.h (or only libibverbs' private
+ * driver.h) define, used through pointers in slots and arguments we leave
+ * NULL. Declared here so that every layout compiles against any verbs.h.
+ */
+struct ibv_buf;
+struct ibv_comp_cntr;
+struct ibv_comp_cntr_caps;
+struct ibv_comp_cntr_init_attr;
+struct ibv_dmah;
+struct ibv_dmah_init_attr;
+struct ibv_fd_arr;
+struct ibv_mr_init_attr;
+struct ibv_qp_attach_comp_cntr_attr;
+struct verbs_create_cq_prov_attr;
 
 /* What kind of MR a struct verbs_mr is (rdma-core's enum ibv_mr_type). */
 enum verbs_mr_type {
@@ -179,13 +258,21 @@ struct verbs_device {
  * its offset as compiled into libibverbs and copies the non-NULL ones over
  * the EOPNOTSUPP defaults that verbs_init_context() installed, so this
  * declaration must have every slot, in rdma-core's (alphabetical) order,
- * even those we leave NULL.
+ * even those we leave NULL. The slots later releases inserted are marked
+ * with the layout that has them first.
  */
 struct verbs_context_ops {
 	int (*advise_mr)(struct ibv_pd *, enum ibv_advise_mr_advice, uint32_t,
 			 struct ibv_sge *, uint32_t);
+#if MRC_VERBS_LAYOUT >= 64
+	void *(*alloc_buf)(struct ibv_pd *, size_t, struct ibv_buf **);
+#endif
 	struct ibv_dm *(*alloc_dm)(struct ibv_context *,
 				   struct ibv_alloc_dm_attr *);
+#if MRC_VERBS_LAYOUT >= 59
+	struct ibv_dmah *(*alloc_dmah)(struct ibv_context *,
+				       struct ibv_dmah_init_attr *);
+#endif
 	struct ibv_mw *(*alloc_mw)(struct ibv_pd *, enum ibv_mw_type);
 	struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *);
 	struct ibv_pd *(*alloc_parent_domain)(
@@ -202,6 +289,10 @@ struct verbs_context_ops {
 	int (*close_xrcd)(struct ibv_xrcd *);
 	void (*cq_event)(struct ibv_cq *);
 	struct ibv_ah *(*create_ah)(struct ibv_pd *, struct ibv_ah_attr *);
+#if MRC_VERBS_LAYOUT >= 65
+	struct ibv_comp_cntr *(*create_comp_cntr)(
+		struct ibv_context *, struct ibv_comp_cntr_init_attr *);
+#endif
 	struct ibv_counters *(*create_counters)(
 		struct ibv_context *, struct ibv_counters_init_attr *);
 	struct ibv_cq *(*create_cq)(struct ibv_context *, int,
@@ -223,11 +314,17 @@ struct verbs_context_ops {
 					 struct ibv_srq_init_attr_ex *);
 	struct ibv_wq *(*create_wq)(struct ibv_context *,
 				    struct ibv_wq_init_attr *);
+#if MRC_VERBS_LAYOUT >= 59
+	int (*dealloc_dmah)(struct ibv_dmah *);
+#endif
 	int (*dealloc_mw)(struct ibv_mw *);
 	int (*dealloc_pd)(struct ibv_pd *);
 	int (*dealloc_td)(struct ibv_td *);
 	int (*dereg_mr)(struct verbs_mr *);
 	int (*destroy_ah)(struct ibv_ah *);
+#if MRC_VERBS_LAYOUT >= 65
+	int (*destroy_comp_cntr)(struct ibv_comp_cntr *);
+#endif
 	int (*destroy_counters)(struct ibv_counters *);
 	int (*destroy_cq)(struct ibv_cq *);
 	int (*destroy_flow)(struct ibv_flow *);
@@ -237,12 +334,22 @@ struct verbs_context_ops {
 	int (*destroy_srq)(struct ibv_srq *);
 	int (*destroy_wq)(struct ibv_wq *);
 	int (*detach_mcast)(struct ibv_qp *, const union ibv_gid *, uint16_t);
+#if MRC_VERBS_LAYOUT >= 62
+	int (*dm_export_dmabuf_fd)(struct ibv_dm *);
+#endif
+#if MRC_VERBS_LAYOUT >= 64
+	void (*free_buf)(struct ibv_buf *);
+#endif
 	void (*free_context)(struct ibv_context *);
 	int (*free_dm)(struct ibv_dm *);
 	int (*get_srq_num)(struct ibv_srq *, uint32_t *);
 	struct ibv_dm *(*import_dm)(struct ibv_context *, uint32_t);
 	struct ibv_mr *(*import_mr)(struct ibv_pd *, uint32_t);
 	struct ibv_pd *(*import_pd)(struct ibv_context *, uint32_t);
+#if MRC_VERBS_LAYOUT >= 65
+	int (*inc_comp_cntr)(struct ibv_comp_cntr *, uint64_t);
+	int (*inc_err_comp_cntr)(struct ibv_comp_cntr *, uint64_t);
+#endif
 	int (*modify_cq)(struct ibv_cq *, struct ibv_modify_cq_attr *);
 	int (*modify_flow_action_esp)(struct ibv_flow_action *,
 				      struct ibv_flow_action_esp_attr *);
@@ -264,31 +371,55 @@ struct verbs_context_ops {
 			    struct ibv_ops_wr **);
 	int (*post_srq_recv)(struct ibv_srq *, struct ibv_recv_wr *,
 			     struct ibv_recv_wr **);
+#if MRC_VERBS_LAYOUT >= 65
+	int (*qp_attach_comp_cntr)(struct ibv_qp *, struct ibv_comp_cntr *,
+				   struct ibv_qp_attach_comp_cntr_attr *);
+	int (*query_comp_cntr_caps)(struct ibv_context *,
+				    struct ibv_comp_cntr_caps *, size_t);
+#endif
 	int (*query_device_ex)(struct ibv_context *,
 			       const struct ibv_query_device_ex_input *,
 			       struct ibv_device_attr_ex *, size_t);
 	int (*query_ece)(struct ibv_qp *, struct ibv_ece *);
 	int (*query_port)(struct ibv_context *, uint8_t,
 			  struct ibv_port_attr *);
+#if MRC_VERBS_LAYOUT >= 62
+	int (*query_port_speed)(struct ibv_context *, uint32_t, uint64_t *);
+#endif
 	int (*query_qp)(struct ibv_qp *, struct ibv_qp_attr *, int,
 			struct ibv_qp_init_attr *);
 	int (*query_qp_data_in_order)(struct ibv_qp *, enum ibv_wr_opcode,
 				      uint32_t);
 	int (*query_rt_values)(struct ibv_context *, struct ibv_values_ex *);
 	int (*query_srq)(struct ibv_srq *, struct ibv_srq_attr *);
+#if MRC_VERBS_LAYOUT >= 65
+	int (*read_comp_cntr)(struct ibv_comp_cntr *, uint64_t *);
+#endif
 	int (*read_counters)(struct ibv_counters *, uint64_t *, uint32_t,
 			     uint32_t);
+#if MRC_VERBS_LAYOUT >= 65
+	int (*read_err_comp_cntr)(struct ibv_comp_cntr *, uint64_t *);
+#endif
 	struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *, struct ibv_dm *, uint64_t,
 				    size_t, unsigned int);
 	struct ibv_mr *(*reg_dmabuf_mr)(struct ibv_pd *, uint64_t, size_t,
 					uint64_t, int, int);
 	struct ibv_mr *(*reg_mr)(struct ibv_pd *, void *, size_t, uint64_t,
 				 int);
+#if MRC_VERBS_LAYOUT >= 59
+	struct ibv_mr *(*reg_mr_ex)(struct ibv_pd *, struct ibv_mr_init_attr *);
+#endif
 	int (*req_notify_cq)(struct ibv_cq *, int);
 	int (*rereg_mr)(struct verbs_mr *, int, struct ibv_pd *, void *,
 			size_t, int);
 	int (*resize_cq)(struct ibv_cq *, int);
+#if MRC_VERBS_LAYOUT >= 65
+	int (*set_comp_cntr)(struct ibv_comp_cntr *, uint64_t);
+#endif
 	int (*set_ece)(struct ibv_qp *, struct ibv_ece *);
+#if MRC_VERBS_LAYOUT >= 65
+	int (*set_err_comp_cntr)(struct ibv_comp_cntr *, uint64_t);
+#endif
 	void (*unimport_dm)(struct ibv_dm *);
 	void (*unimport_mr)(struct ibv_mr *);
 	void (*unimport_pd)(struct ibv_pd *);
@@ -384,11 +515,20 @@ struct verbs_cmd_create_qp;
 struct verbs_cmd_create_srq;
 
 /*
- * Private functions of libibverbs, all versioned IBVERBS_PRIVATE_34.
+ * Private functions of libibverbs, all versioned IBVERBS_PRIVATE_<PABI>.
  * Unless noted, ibv_cmd_* return 0 or a positive errno value.
  */
 
-void verbs_register_driver_34(const struct verbs_device_ops *ops);
+/*
+ * The registration function carries the version number in its name
+ * (verbs_register_driver_34, ..._65), so a provider built for one version
+ * node cannot load into a libibverbs of another.
+ */
+#define MRC_VERBS_PASTE_(a, b)	a##b
+#define MRC_VERBS_PASTE(a, b)	MRC_VERBS_PASTE_(a, b)
+#define verbs_register_driver						\
+	MRC_VERBS_PASTE(verbs_register_driver_, MRC_VERBS_PABI)
+void verbs_register_driver(const struct verbs_device_ops *ops);
 
 /*
  * Allocates alloc_size zeroed bytes, of which the verbs_context sits at byte
@@ -405,11 +545,37 @@ void verbs_uninit_context(struct verbs_context *context);
 void verbs_set_ops(struct verbs_context *context,
 		   const struct verbs_context_ops *ops);
 
-/* resp_size counts the core response plus the driver-private tail. */
+/*
+ * resp_size counts the core response plus the driver-private tail. From
+ * layout 57 on, fd_arr passes file descriptors to the kernel's ioctl;
+ * NULL passes none.
+ */
+#if MRC_VERBS_LAYOUT >= 57
+int ibv_cmd_get_context(struct verbs_context *context,
+			struct verbs_cmd_get_context *cmd, size_t cmd_size,
+			struct ibv_fd_arr *fd_arr,
+			struct ib_uverbs_get_context_resp *resp,
+			size_t resp_size);
+#else
 int ibv_cmd_get_context(struct verbs_context *context,
 			struct verbs_cmd_get_context *cmd, size_t cmd_size,
 			struct ib_uverbs_get_context_resp *resp,
 			size_t resp_size);
+#endif
+
+/* ibv_cmd_get_context() with no file descriptors, in every layout. */
+static inline int
+mrc_cmd_get_context(struct verbs_context *context,
+		    struct verbs_cmd_get_context *cmd, size_t cmd_size,
+		    struct ib_uverbs_get_context_resp *resp, size_t resp_size)
+{
+#if MRC_VERBS_LAYOUT >= 57
+	return ibv_cmd_get_context(context, cmd, cmd_size, NULL, resp,
+				   resp_size);
+#else
+	return ibv_cmd_get_context(context, cmd, cmd_size, resp, resp_size);
+#endif
+}
 /* resp and resp_size may both be NULL when no driver data is wanted. */
 int ibv_cmd_query_device_any(struct ibv_context *context,
 			     const struct ibv_query_device_ex_input *input,
@@ -448,13 +614,44 @@ int ibv_cmd_create_cq(struct ibv_context *context, int cqe,
 		      struct ibv_cq *cq, struct verbs_cmd_create_cq *cmd,
 		      size_t cmd_size, struct ib_uverbs_create_cq_resp *resp,
 		      size_t resp_size);
-/* cmd_flags: rdma-core's enum create_cq_cmd_flags; we pass 0. */
+/*
+ * cmd_flags: rdma-core's enum create_cq_cmd_flags; we pass 0. From layout
+ * 59 on, prov_attr describes a CQ buffer the provider allocated itself,
+ * needed only with the flags WITH_MEM_VA and WITH_MEM_DMABUF; NULL without.
+ */
+#if MRC_VERBS_LAYOUT >= 59
+int ibv_cmd_create_cq_ex(struct ibv_context *context,
+			 const struct ibv_cq_init_attr_ex *cq_attr,
+			 struct verbs_create_cq_prov_attr *prov_attr,
+			 struct verbs_cq *cq, struct verbs_cmd_create_cq_ex *cmd,
+			 size_t cmd_size,
+			 struct ib_uverbs_ex_create_cq_resp *resp,
+			 size_t resp_size, uint32_t cmd_flags);
+#else
 int ibv_cmd_create_cq_ex(struct ibv_context *context,
 			 const struct ibv_cq_init_attr_ex *cq_attr,
 			 struct verbs_cq *cq, struct verbs_cmd_create_cq_ex *cmd,
 			 size_t cmd_size,
 			 struct ib_uverbs_ex_create_cq_resp *resp,
 			 size_t resp_size, uint32_t cmd_flags);
+#endif
+
+/* ibv_cmd_create_cq_ex() for a CQ whose ring the kernel allocates. */
+static inline int
+mrc_cmd_create_cq_ex(struct ibv_context *context,
+		     const struct ibv_cq_init_attr_ex *cq_attr,
+		     struct verbs_cq *cq, struct verbs_cmd_create_cq_ex *cmd,
+		     size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp,
+		     size_t resp_size, uint32_t cmd_flags)
+{
+#if MRC_VERBS_LAYOUT >= 59
+	return ibv_cmd_create_cq_ex(context, cq_attr, NULL, cq, cmd, cmd_size,
+				    resp, resp_size, cmd_flags);
+#else
+	return ibv_cmd_create_cq_ex(context, cq_attr, cq, cmd, cmd_size,
+				    resp, resp_size, cmd_flags);
+#endif
+}
 int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 
@@ -499,26 +696,55 @@ int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 int ibv_cmd_destroy_ah(struct ibv_ah *ah);
 
 /*
- * Layout checks against rdma-core v44.0 on x86_64 (see the top of this
- * file). The byte counts assume LP64.
+ * Layout checks on x86_64 (see the top of this file): the numbers were
+ * measured against rdma-core v44.0 and hold for every layout unless the
+ * assert says otherwise. The byte counts assume LP64.
  */
 _Static_assert(sizeof(void *) == 8 && sizeof(long) == 8,
 	       "verbs provider ABI layouts below were derived for LP64");
 
+#define VERBS_ABI_STR_(x) #x
+#define VERBS_ABI_STR(x) VERBS_ABI_STR_(x)
 #define VERBS_ABI_ASSERT_OFFSET(type, member, offset)			\
 	_Static_assert(offsetof(struct type, member) == (offset),	\
 		       #type "." #member " is not at byte " #offset	\
-		       " as in rdma-core v44.0")
+		       " as in layout " VERBS_ABI_STR(MRC_VERBS_LAYOUT))
 #define VERBS_ABI_ASSERT_SIZE(type, size)				\
 	_Static_assert(sizeof(struct type) == (size),			\
 		       "sizeof(struct " #type ") is not " #size		\
-		       " as in rdma-core v44.0")
+		       " as in layout " VERBS_ABI_STR(MRC_VERBS_LAYOUT))
 
-/* Public structs from the installed verbs.h that the ones above embed. */
+/*
+ * Public structs from the installed verbs.h that the ones below embed.
+ * struct verbs_context grows at its start: reg_mr_ex, dealloc_dmah and
+ * alloc_dmah in 59, dm_export_dmabuf_fd in 62, free_buf and alloc_buf in
+ * 64. A mismatch here means the verbs.h the compiler found is not from the
+ * rdma-core release whose library the Makefile found. tests/ compiles
+ * every layout against one verbs.h, so it leaves this check out.
+ */
 VERBS_ABI_ASSERT_SIZE(ibv_device, 664);
-VERBS_ABI_ASSERT_SIZE(verbs_context, 648);
-VERBS_ABI_ASSERT_OFFSET(verbs_context, priv, 208);
-VERBS_ABI_ASSERT_OFFSET(verbs_context, context, 320);
+#ifndef MRC_VERBS_ABI_ANY_VERBS_H
+#if MRC_VERBS_LAYOUT >= 64
+#define VERBS_CONTEXT_GROWN	(6 * 8)
+#elif MRC_VERBS_LAYOUT >= 62
+#define VERBS_CONTEXT_GROWN	(4 * 8)
+#elif MRC_VERBS_LAYOUT >= 59
+#define VERBS_CONTEXT_GROWN	(3 * 8)
+#else
+#define VERBS_CONTEXT_GROWN	0
+#endif
+_Static_assert(sizeof(struct verbs_context) == 648 + VERBS_CONTEXT_GROWN &&
+	       offsetof(struct verbs_context, priv) ==
+	       208 + VERBS_CONTEXT_GROWN &&
+	       offsetof(struct verbs_context, context) ==
+	       320 + VERBS_CONTEXT_GROWN,
+	       "<infiniband/verbs.h> is not from an rdma-core release of layout "
+	       VERBS_ABI_STR(MRC_VERBS_LAYOUT)
+	       " (the one of the libibverbs the Makefile links)");
+#endif
+_Static_assert(offsetof(struct verbs_context, context) + sizeof(struct ibv_context) ==
+	       sizeof(struct verbs_context),
+	       "struct ibv_context is not the last member of struct verbs_context");
 
 VERBS_ABI_ASSERT_SIZE(verbs_match_ent, 24);
 VERBS_ABI_ASSERT_OFFSET(verbs_match_ent, driver_data, 0);
@@ -566,10 +792,18 @@ VERBS_ABI_ASSERT_OFFSET(verbs_device, entry, 680);
 VERBS_ABI_ASSERT_OFFSET(verbs_device, sysfs, 696);
 VERBS_ABI_ASSERT_OFFSET(verbs_device, core_support, 704);
 
-/* 76 slots of one function pointer each. */
-VERBS_ABI_ASSERT_SIZE(verbs_context_ops, 608);
+/* MRC_VERBS_OPS_SLOTS slots of one function pointer each. */
+VERBS_ABI_ASSERT_SIZE(verbs_context_ops, MRC_VERBS_OPS_SLOTS * 8);
 #define VERBS_ABI_ASSERT_OP_SLOT(op, slot)				\
 	VERBS_ABI_ASSERT_OFFSET(verbs_context_ops, op, (slot) * 8)
+/* The alphabet's ends stayed the ends. */
+VERBS_ABI_ASSERT_OP_SLOT(advise_mr, 0);
+VERBS_ABI_ASSERT_OP_SLOT(unimport_pd, MRC_VERBS_OPS_SLOTS - 1);
+/*
+ * The measured slots of rdma-core v44.0, for layouts 36 and 57; those of
+ * the later layouts are checked by tests/abi_layout_test.c.
+ */
+#if MRC_VERBS_LAYOUT <= 57
 VERBS_ABI_ASSERT_OP_SLOT(advise_mr, 0);
 VERBS_ABI_ASSERT_OP_SLOT(alloc_dm, 1);
 VERBS_ABI_ASSERT_OP_SLOT(alloc_mw, 2);
@@ -646,6 +880,7 @@ VERBS_ABI_ASSERT_OP_SLOT(set_ece, 72);
 VERBS_ABI_ASSERT_OP_SLOT(unimport_dm, 73);
 VERBS_ABI_ASSERT_OP_SLOT(unimport_mr, 74);
 VERBS_ABI_ASSERT_OP_SLOT(unimport_pd, 75);
+#endif
 
 /*
  * libibverbs computes the driver-data split from sizeof() of its own
@@ -674,7 +909,7 @@ VERBS_ABI_ASSERT_OFFSET(verbs_mr, ibv_mr, 0);
 VERBS_ABI_ASSERT_OFFSET(verbs_mr, mr_type, 48);
 VERBS_ABI_ASSERT_OFFSET(verbs_mr, access, 52);
 _Static_assert(sizeof(enum verbs_mr_type) == 4 && VERBS_MR_TYPE_MR == 0,
-	       "enum verbs_mr_type differs from rdma-core v44.0's ibv_mr_type");
+	       "enum verbs_mr_type differs from rdma-core's ibv_mr_type");
 
 /*
  * Queue objects. rdma-core puts verbs_qp.comp_mask right after the union of
