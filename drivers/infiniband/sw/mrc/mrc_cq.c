@@ -8,6 +8,7 @@
 #include <rdma/mrc-abi.h>
 
 #include "mrc.h"
+#include "mrc_compat.h"
 #include "mrc_cq.h"
 
 /* A kernel CQ's slots hold struct ib_wc; a user CQ's hold struct mrc_cqe. */
@@ -131,6 +132,8 @@ err_count:
 	return err;
 }
 
+MRC_COMPAT_CREATE_CQ(mrc_create_cq)
+
 static int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	struct mrc_cq *cq = to_mrc_cq(ibcq);
@@ -180,7 +183,7 @@ static int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 }
 
 const struct ib_device_ops mrc_cq_ops = {
-	.create_cq = mrc_create_cq,
+	MRC_COMPAT_CREATE_CQ_OPS(mrc_create_cq),
 	.destroy_cq = mrc_destroy_cq,
 	.poll_cq = mrc_poll_cq,
 	.req_notify_cq = mrc_req_notify_cq,

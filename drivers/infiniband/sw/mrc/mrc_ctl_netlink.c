@@ -7,7 +7,7 @@
  * speaks them.
  *
  * Every request names its device; the handler holds a registration
- * reference on it (ib_device_get_by_name()) for its duration, so
+ * reference on it (mrc_ib_device_get_by_name()) for its duration, so
  * unregistration waits for it. Dumps look the device up again on every
  * call. Changes need CAP_NET_ADMIN over the caller's network namespace,
  * and a device is visible only where ib_core lets that namespace see it.
@@ -19,6 +19,7 @@
 #include <rdma/mrc-ctl.h>
 
 #include "mrc.h"
+#include "mrc_compat.h"
 #include "mrc_qp.h"
 
 static struct genl_family mrc_ctl_family;
@@ -95,8 +96,7 @@ static struct mrc_dev *mrc_ctl_get_dev(struct nlattr **attrs, struct net *net,
 		NL_SET_ERR_MSG(extack, "no device named");
 		return ERR_PTR(-EINVAL);
 	}
-	ibdev = ib_device_get_by_name(nla_data(attrs[MRC_CTL_A_DEV]),
-				      RDMA_DRIVER_UNKNOWN);
+	ibdev = mrc_ib_device_get_by_name(nla_data(attrs[MRC_CTL_A_DEV]));
 	if (!ibdev) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[MRC_CTL_A_DEV],
 				    "no such RDMA device");
@@ -661,13 +661,13 @@ static int mrc_ctl_fill_profile(struct sk_buff *msg, struct mrc_dev *mdev,
 static int mrc_ctl_profile_dump(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *dump = genl_dumpit_info(cb);
+	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
 	struct mrc_profile *profile;
 	struct mrc_dev *mdev;
 	unsigned long id;
 	int err = 0;
 
-	mdev = mrc_ctl_get_dev(dump->attrs, sock_net(skb->sk), cb->extack);
+	mdev = mrc_ctl_get_dev(attrs, sock_net(skb->sk), cb->extack);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 
@@ -726,20 +726,20 @@ cancel:
 
 static int mrc_ctl_ev_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *dump = genl_dumpit_info(cb);
+	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
 	struct mrc_profile *profile;
 	struct mrc_dev *mdev;
 	u32 index;
 
-	if (!dump->attrs[MRC_CTL_A_PROFILE_ID]) {
+	if (!attrs[MRC_CTL_A_PROFILE_ID]) {
 		NL_SET_ERR_MSG(cb->extack, "no profile id");
 		return -EINVAL;
 	}
-	mdev = mrc_ctl_get_dev(dump->attrs, sock_net(skb->sk), cb->extack);
+	mdev = mrc_ctl_get_dev(attrs, sock_net(skb->sk), cb->extack);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	profile = mrc_profile_get(mdev,
-				  nla_get_u32(dump->attrs[MRC_CTL_A_PROFILE_ID]));
+				  nla_get_u32(attrs[MRC_CTL_A_PROFILE_ID]));
 	if (!profile) {
 		mrc_ctl_put_dev(mdev);
 		NL_SET_ERR_MSG(cb->extack, "no such profile");
@@ -1145,8 +1145,8 @@ unlock:
  */
 static int mrc_ctl_path_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *dump = genl_dumpit_info(cb);
-	const struct nlattr *peer_attr = dump->attrs[MRC_CTL_A_PEER];
+	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
+	const struct nlattr *peer_attr = attrs[MRC_CTL_A_PEER];
 	struct in6_addr peer;
 	unsigned long qpn = cb->args[0];
 	u32 next = cb->args[1];
@@ -1156,7 +1156,7 @@ static int mrc_ctl_path_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 	if (peer_attr)
 		nla_memcpy(&peer, peer_attr, sizeof(peer));
-	mdev = mrc_ctl_get_dev(dump->attrs, sock_net(skb->sk), cb->extack);
+	mdev = mrc_ctl_get_dev(attrs, sock_net(skb->sk), cb->extack);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 

@@ -53,6 +53,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
+#include "mrc_compat.h"
 #include "mrc_net.h"
 #include "mrc_qp_paths.h"
 #include "mrc_req.h"
@@ -141,7 +142,7 @@ static int mrc_debugfs_send_ev(char *cmd)
 	    mrc_debugfs_parse_usids(usids_s, &path))
 		return -EINVAL;
 
-	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
+	ibdev = mrc_ib_device_get_by_name(name);
 	if (!ibdev)
 		return -ENODEV;
 	if (!mrc_ibdev_is_mrc(ibdev)) {
@@ -187,7 +188,7 @@ static int mrc_debugfs_send(char *cmd)
 	    kstrtou16(sport_s, 0, &sport) || kstrtou8(tos_s, 0, &tos))
 		return -EINVAL;
 
-	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
+	ibdev = mrc_ib_device_get_by_name(name);
 	if (!ibdev)
 		return -ENODEV;
 	if (!mrc_ibdev_is_mrc(ibdev)) {
@@ -240,7 +241,6 @@ static const struct file_operations mrc_debugfs_xmit_ev_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = mrc_debugfs_xmit_ev_write,
-	.llseek = no_llseek,
 };
 
 static int mrc_debugfs_planes_show(struct seq_file *m, void *unused)
@@ -268,7 +268,6 @@ static const struct file_operations mrc_debugfs_xmit_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = mrc_debugfs_xmit_write,
-	.llseek = no_llseek,
 };
 
 void mrc_debugfs_init(void)

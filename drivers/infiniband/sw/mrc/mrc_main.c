@@ -13,6 +13,7 @@
 #include <rdma/mrc-abi.h>
 
 #include "mrc.h"
+#include "mrc_compat.h"
 #include "mrc_net.h"
 #include "mrc_req.h"
 #include "mrc_txq.h"
@@ -106,6 +107,31 @@ struct mrc_dev *mrc_dev_get_nth(unsigned long n)
 	return NULL;
 }
 
+/*
+ * The live mrc device named @name, with a registration reference
+ * (ib_device_put()), or NULL: the lookup of kernels whose ib_core no longer
+ * exports ib_device_get_by_name() (mrc_compat.h). The name is read from
+ * ib_dev.name, which a rename rewrites in place, never from the struct
+ * device, whose name string a rename frees.
+ */
+struct ib_device *mrc_ibdev_get_by_name(const char *name)
+{
+	struct mrc_dev *mdev;
+
+	mutex_lock(&mrc_devices_lock);
+	list_for_each_entry(mdev, &mrc_devices, list) {
+		if (mdev->dead ||
+		    strncmp(mdev->ib_dev.name, name, IB_DEVICE_NAME_MAX))
+			continue;
+		if (!ib_device_try_get(&mdev->ib_dev))
+			continue;
+		mutex_unlock(&mrc_devices_lock);
+		return &mdev->ib_dev;
+	}
+	mutex_unlock(&mrc_devices_lock);
+	return NULL;
+}
+
 static int mrc_check_newlink(const char *name, struct net_device *ndev)
 {
 	struct ib_device *existing;
@@ -128,7 +154,7 @@ static int mrc_check_newlink(const char *name, struct net_device *ndev)
 	}
 
 	/* ib_core would say -ENFILE, which misleads; say what is wrong. */
-	existing = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
+	existing = mrc_ib_device_get_by_name(name);
 	if (existing) {
 		ib_device_put(existing);
 		pr_err("an RDMA device named %s already exists\n", name);

@@ -14,6 +14,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
+#include "mrc_compat.h"
 #include "mrc_mr.h"
 
 /* The rights an MR records; the other accepted flags are hints. */
@@ -154,7 +155,7 @@ static int mrc_mr_pin(struct mrc_mr *mr, u64 start, u64 length, int access)
 	struct ib_umem *umem;
 	unsigned long npages, i = 0;
 
-	umem = ib_umem_get(&mr->mdev->ib_dev, start, length, access);
+	umem = ib_umem_get_va(&mr->mdev->ib_dev, start, length, access);
 	if (IS_ERR(umem))
 		return PTR_ERR(umem);
 	mr->user.umem = umem;
@@ -227,6 +228,8 @@ err_free:
 	mrc_mr_free(mr);
 	return ERR_PTR(err);
 }
+
+MRC_COMPAT_REG_USER_MR(mrc_reg_user_mr)
 
 /*
  * The MR of a kernel PD (ib_alloc_pd() takes one as pd->local_dma_lkey,
@@ -345,7 +348,7 @@ const struct ib_device_ops mrc_mr_ops = {
 	.dereg_mr = mrc_dereg_mr,
 	.get_dma_mr = mrc_get_dma_mr,
 	.map_mr_sg = mrc_map_mr_sg,
-	.reg_user_mr = mrc_reg_user_mr,
+	MRC_COMPAT_REG_USER_MR_OPS(mrc_reg_user_mr),
 };
 
 struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, u32 key)

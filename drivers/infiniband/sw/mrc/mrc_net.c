@@ -32,7 +32,6 @@
 #include <net/ndisc.h>
 #include <net/neighbour.h>
 #include <net/ipv6.h>
-#include <net/ipv6_stubs.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/route.h>
@@ -42,6 +41,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
+#include "mrc_compat.h"
 #include "mrc_net.h"
 #include "mrc_stats.h"
 
@@ -309,7 +309,7 @@ static int mrc_net_open_socket(struct mrc_net *mn, u8 family,
 	err = udp_sock_create(mn->net, &cfg, sockp);
 	if (err)
 		return err;
-	setup_udp_tunnel_sock(mn->net, *sockp, &tcfg);
+	mrc_setup_udp_tunnel_sock(mn->net, *sockp, &tcfg);
 	return 0;
 }
 
@@ -317,9 +317,9 @@ static void mrc_net_close_sockets(struct mrc_net *mn)
 {
 	/* Each waits for encap_rcv calls in flight (synchronize_rcu()). */
 	if (mn->sock6)
-		udp_tunnel_sock_release(mn->sock6);
+		mrc_udp_tunnel_sock_release(mn->sock6);
 	if (mn->sock4)
-		udp_tunnel_sock_release(mn->sock4);
+		mrc_udp_tunnel_sock_release(mn->sock4);
 	mn->sock6 = NULL;
 	mn->sock4 = NULL;
 }
@@ -511,7 +511,6 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sk_buff *skb,
 	struct net *net = mn->net;
 	struct flowi4 fl4 = {
 		.flowi4_oif = mdev->ndev->ifindex,
-		.flowi4_tos = RT_TOS(dscp_ecn),
 		.flowi4_proto = IPPROTO_UDP,
 		.saddr = saddr,
 		.daddr = daddr,
@@ -522,6 +521,7 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sk_buff *skb,
 	struct iphdr *iph;
 	int err;
 
+	mrc_flowi4_set_dsfield(&fl4, dscp_ecn);
 	/* Refuses a source address that is not local (-ENETUNREACH). */
 	rt = ip_route_output_key(net, &fl4);
 	if (IS_ERR(rt)) {
@@ -624,7 +624,7 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sk_buff *skb,
 		kfree_skb(skb);
 		return -ENETUNREACH;
 	}
-	dst = ipv6_stub->ipv6_dst_lookup_flow(net, mn->sock6->sk, &fl6, NULL);
+	dst = mrc_ip6_dst_lookup_flow(net, mn->sock6->sk, &fl6);
 	if (IS_ERR(dst)) {
 		kfree_skb(skb);
 		return PTR_ERR(dst);

@@ -27,6 +27,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
+#include "mrc_compat.h"
 #include "mrc_cq.h"
 #include "mrc_departure.h"
 #include "mrc_mr.h"
@@ -163,9 +164,9 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 		req->stopping = true;
 		spin_unlock_bh(&qp->lock);
 		/* The work may re-arm the timer and the timer queue the work. */
-		del_timer_sync(&req->timer);
+		timer_delete_sync(&req->timer);
 		cancel_work_sync(&req->work);
-		del_timer_sync(&req->timer);
+		timer_delete_sync(&req->timer);
 		mrc_req_free_read_maps(qp);
 	}
 	/*
@@ -1194,7 +1195,7 @@ static bool mrc_req_held_losses(struct mrc_qp *qp, u64 now)
 
 static void mrc_req_timer(struct timer_list *t)
 {
-	struct mrc_qp *qp = from_timer(qp, t, req.timer);
+	struct mrc_qp *qp = timer_container_of(qp, t, req.timer);
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_req_state *req = &qp->req;
 	u64 now = mrc_now(), rto;

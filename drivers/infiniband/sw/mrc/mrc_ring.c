@@ -7,6 +7,7 @@
 #include <linux/vmalloc.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include "mrc_compat.h"
 #include "mrc_ring.h"
 
 int mrc_ring_ucontext(struct ib_udata *udata, size_t resp_len,
@@ -115,7 +116,7 @@ int mrc_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 		err = -EPERM;
 		goto out;
 	}
-	vma->vm_flags &= ~VM_MAYEXEC;
+	vm_flags_clear(vma, VM_MAYEXEC);
 
 	err = remap_vmalloc_range(vma, entry->vaddr, 0);
 out:
