@@ -25,12 +25,12 @@ kver=$(uname -r)
 	ktap_skip_all "installs into the system: runs only in the lab VM (or with MRC_ALLOW_INSTALL=1)"
 
 conf=$MRC_TOP/dkms.conf
-name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$conf")
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$conf")
-[ -n "$name" ] && [ -n "$ver" ] || ktap_skip_all "no PACKAGE_NAME or PACKAGE_VERSION in $conf"
-src=/usr/src/$name-$ver
-if [ -e "$src" ] || [ -n "$(dkms status -m "$name" 2>/dev/null)" ]; then
-	ktap_skip_all "$name is in DKMS already ($src, dkms status): this test would replace it"
+pkg_name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$conf")
+pkg_ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$conf")
+[ -n "$pkg_name" ] && [ -n "$pkg_ver" ] || ktap_skip_all "no PACKAGE_NAME or PACKAGE_VERSION in $conf"
+src=/usr/src/$pkg_name-$pkg_ver
+if [ -e "$src" ] || [ -n "$(dkms status -m "$pkg_name" 2>/dev/null)" ]; then
+	ktap_skip_all "$pkg_name is in DKMS already ($src, dkms status): this test would replace it"
 fi
 # What DKMS gets: the module's build and nothing else of the tree.
 DKMS_PATHS="dkms.conf Kbuild Makefile drivers include"
@@ -42,8 +42,8 @@ cleanup()
 	rdma link delete mrcd0 2>/dev/null
 	ip link del mrcdv0 2>/dev/null
 	modprobe -r mrc 2>/dev/null
-	[ -z "$(dkms status -m "$name" -v "$ver" 2>/dev/null)" ] ||
-		dkms remove -m "$name" -v "$ver" --all >/dev/null 2>&1
+	[ -z "$(dkms status -m "$pkg_name" -v "$pkg_ver" 2>/dev/null)" ] ||
+		dkms remove -m "$pkg_name" -v "$pkg_ver" --all >/dev/null 2>&1
 	rm -rf "$src"
 	# Later tests want the module they had.
 	[ -z "$was_loaded" ] || mrc_load
@@ -72,10 +72,10 @@ copy_sources()
 	[ -z "$(find "$src" -name '*.o' -o -name '*.ko' -o -name .git)" ]
 }
 ktap_check "sources_copied_to_usr_src" copy_sources
-ktap_check "dkms_add" dkms add -m "$name" -v "$ver"
+ktap_check "dkms_add" dkms add -m "$pkg_name" -v "$pkg_ver"
 ktap_check "dkms_build_for_running_kernel" \
-	timed dkms build -m "$name" -v "$ver" -k "$kver"
-ktap_check "dkms_install" timed dkms install -m "$name" -v "$ver" -k "$kver"
+	timed dkms build -m "$pkg_name" -v "$pkg_ver" -k "$kver"
+ktap_check "dkms_install" timed dkms install -m "$pkg_name" -v "$pkg_ver" -k "$kver"
 
 # The module modprobe loads is the one DKMS installed for this kernel.
 modprobe_loads_dkms_module()
@@ -88,7 +88,7 @@ modprobe_loads_dkms_module()
 	"/lib/modules/$kver/"*) ;;
 	*) echo "not under /lib/modules/$kver"; return 1 ;;
 	esac
-	dkms status -m "$name" -v "$ver" -k "$kver" | grep -q installed ||
+	dkms status -m "$pkg_name" -v "$pkg_ver" | grep -q "$kver.*installed" ||
 		{ dkms status; return 1; }
 	modprobe mrc && mrc_module_loaded || return 1
 	echo "srcversion loaded $(cat /sys/module/mrc/srcversion), file $(modinfo -F srcversion mrc)"
@@ -109,14 +109,14 @@ ktap_check "modprobe_r" sh -c 'modprobe -r mrc && [ ! -d /sys/module/mrc ]'
 
 removed_cleanly()
 {
-	timed dkms remove -m "$name" -v "$ver" --all || return 1
+	timed dkms remove -m "$pkg_name" -v "$pkg_ver" --all || return 1
 	rm -rf "$src"
-	[ -z "$(dkms status -m "$name")" ] || { dkms status; return 1; }
+	[ -z "$(dkms status -m "$pkg_name")" ] || { dkms status; return 1; }
 	if find "/lib/modules/$kver" -path '*dkms*' -name 'mrc.ko*' | grep .; then
 		echo "module file left behind"
 		return 1
 	fi
-	[ ! -e "/var/lib/dkms/$name" ] || { ls -R "/var/lib/dkms/$name"; return 1; }
+	[ ! -e "/var/lib/dkms/$pkg_name" ] || { ls -R "/var/lib/dkms/$pkg_name"; return 1; }
 }
 ktap_check "dkms_remove_leaves_nothing" removed_cleanly
 ktap_finish
