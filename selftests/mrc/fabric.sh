@@ -11,6 +11,7 @@
 # lab-timeout: 1500
 set -u
 . "$(dirname "$0")/lib.sh"
+mrc_require_tree "the lab fabric, scripts/mrc-fabric"
 
 FABRIC=$MRC_TOP/scripts/mrc-fabric
 # Default topology: 8 hosts, 2 planes, 2 tier-0 (4 hosts each) and 4 tier-1

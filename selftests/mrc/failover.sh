@@ -19,8 +19,9 @@
 # about half the rate before, and back near it soon after the port returns.
 set -u
 . "$(dirname "$0")/lib.sh"
+mrc_require_tree "the lab fabric, scripts/mrc-fabric"
 mrc_require_root_tools
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 FABRIC=$MRC_TOP/scripts/mrc-fabric
 MRCCTL=$MRC_TOP/tools/mrcctl/mrcctl
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
@@ -49,7 +50,7 @@ QP_TIMEOUT=${MRC_FAILOVER_QP_TIMEOUT:-14}
 # everything.
 RETRY_EXC_LIMIT=${MRC_FAILOVER_RETRY_LIMIT:-60}
 [ -x "$INTEGRITY" ] || ktap_skip_all "no $INTEGRITY: run make first"
-[ -x "$MRCCTL" ] || ktap_skip_all "no mrcctl: run make first"
+[ -x "$MRCCTL" ] || ktap_skip_all "no tools/mrcctl/mrcctl: run make first"
 [ -x "$SAMPLER" ] || ktap_skip_all "no $SAMPLER"
 PORT_BPS=$("$SAMPLER" rate-bits "$PORT_RATE") ||
 	ktap_skip_all "MRC_FAILOVER_PORT_RATE: not a tc rate: $PORT_RATE"

@@ -18,7 +18,7 @@ PKT=$MRC_SELFTEST_DIR/mrc_packet.py
 PYTHON=/usr/bin/python3
 [ -x "$PYTHON" ] || ktap_skip_all "needs python3"
 [ -x "$ERR_PROBE" ] || ktap_skip_all "no $ERR_PROBE: run make first"
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 tmp=$(mktemp -d)
 live=
 

@@ -16,6 +16,7 @@
 #     paths that drop are retired (a drop is still a failure signal).
 set -u
 . "$(dirname "$0")/lib.sh"
+mrc_require_tree "the lab fabric, scripts/mrc-fabric, and tools/trim"
 mrc_require_root_tools
 FABRIC=$MRC_TOP/scripts/mrc-fabric
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
@@ -38,9 +39,9 @@ for tool in bpftool clang tc; do
 	command -v $tool >/dev/null || ktap_skip_all "needs $tool (scripts/setup)"
 done
 [ -r /usr/include/bpf/bpf_helpers.h ] || ktap_skip_all "needs libbpf-dev"
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 [ -x "$INTEGRITY" ] || ktap_skip_all "no $INTEGRITY: run make first"
-[ -x "$MRC_TOP/tools/mrcctl/mrcctl" ] || ktap_skip_all "no mrcctl: run make first"
+[ -x "$MRC_TOP/tools/mrcctl/mrcctl" ] || ktap_skip_all "no tools/mrcctl/mrcctl: run make first"
 make -s -C "$MRC_TOP/tools/trim" >/dev/null 2>&1 ||
 	ktap_skip_all "cannot build tools/trim/mrc_trim.bpf.o"
 [ -r "$PATHS" ] || ktap_skip_all "no $PATHS (debugfs)"

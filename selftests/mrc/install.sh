@@ -8,6 +8,7 @@
 # (depmod reads every module of the kernel over 9p: minutes under TCG)
 set -u
 . "$(dirname "$0")/lib.sh"
+mrc_require_tree "make install of the tree"
 mrc_require_root_tools
 [ "$(hostname)" = mrc-lab ] || [ -n "${MRC_ALLOW_INSTALL:-}" ] ||
 	ktap_skip_all "installs into the system: runs only in the lab VM (or with MRC_ALLOW_INSTALL=1)"

@@ -10,7 +10,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_root_tools
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
 [ -x "$INTEGRITY" ] || ktap_skip_all "no $INTEGRITY: run make first"
 # Each variant stops posting after this many seconds (or transfers).
@@ -59,8 +59,10 @@ run_variant()	# NAME
 
 ktap_check "integrity_clean_link" run_variant clean
 
-if ! modprobe sch_netem 2>/dev/null && ! tc qdisc add dev lo root netem 2>/dev/null; then
-	ktap_skip "integrity_netem_loss_reorder_duplicate" "no sch_netem"
+if ! command -v tc >/dev/null; then
+	ktap_skip "integrity_netem_loss_reorder_duplicate" "needs tc (iproute2)"
+elif ! modprobe sch_netem 2>/dev/null && ! tc qdisc add dev lo root netem 2>/dev/null; then
+	ktap_skip "integrity_netem_loss_reorder_duplicate" "needs sch_netem (tc netem)"
 elif ! { ip netns exec mrcna tc qdisc add dev mrcva root netem $NETEM &&
 	 ip netns exec mrcnb tc qdisc add dev mrcvb root netem $NETEM; }; then
 	ktap_fail "integrity_netem_loss_reorder_duplicate" "tc netem failed"

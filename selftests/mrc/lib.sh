@@ -1,20 +1,86 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Shared helpers of the mrc selftests. They run as root inside the lab VM
-# (scripts/mrc-vm) or on a real host where mrc.ko may be loaded.
+# (scripts/mrc-vm), from a built source tree (make run_tests), or installed
+# by kselftest (make install INSTALL_PATH=...) on a host or VM where mrc is
+# loaded or installed (make install, DKMS). See Documentation/testing.rst.
 
-MRC_SELFTEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-MRC_TOP=$(cd "$MRC_SELFTEST_DIR/../.." && pwd)
-MRC_KO=${MRC_KO:-$MRC_TOP/drivers/infiniband/sw/mrc/mrc.ko}
+MRC_SELFTEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+# soft-MRC's source tree when the tests run from one; empty when they run
+# installed or from a copy inside a kernel's tools/testing/selftests.
+MRC_TOP=
+if [ -e "$MRC_SELFTEST_DIR/../../drivers/infiniband/sw/mrc/mrc_main.c" ]; then
+	MRC_TOP=$(cd "$MRC_SELFTEST_DIR/../.." && pwd -P)
+fi
+# The module file tests insmod: MRC_KO, else the tree's mrc.ko when built.
+# Empty: `modprobe mrc` loads the installed module (make install, DKMS).
+MRC_KO=${MRC_KO:-}
+if [ -z "$MRC_KO" ] && [ -n "$MRC_TOP" ] &&
+   [ -e "$MRC_TOP/drivers/infiniband/sw/mrc/mrc.ko" ]; then
+	MRC_KO=$MRC_TOP/drivers/infiniband/sw/mrc/mrc.ko
+fi
 VERBS_PROBE=$MRC_SELFTEST_DIR/verbs-probe
 
-# shellcheck source=../lib/ktap.sh
-. "$MRC_SELFTEST_DIR/../lib/ktap.sh"
+# shellcheck source=ktap.sh
+. "$MRC_SELFTEST_DIR/ktap.sh"
 
+MRC_NO_LOADER="no module file to load: set MRC_KO=/path/to/mrc.ko, or install mrc where modprobe finds it (make install, or DKMS)"
+
+# How this machine loads mrc: "insmod FILE", "modprobe FILE", or nothing.
+mrc_loader()
+{
+	local file
+	if [ -n "$MRC_KO" ] && [ -r "$MRC_KO" ]; then
+		echo "insmod $MRC_KO"
+	elif file=$(modinfo -F filename mrc 2>/dev/null) && [ -n "$file" ]; then
+		echo "modprobe $file"
+	fi
+}
+
+mrc_can_load()
+{
+	[ -n "$(mrc_loader)" ]
+}
+
+# Skips the whole program unless it can run: root, the rdma tool, and mrc
+# loaded already (modprobe, DKMS, the lab VM's insmod) or loadable.
 mrc_require_root_tools()
 {
 	[ "$(id -u)" -eq 0 ] || ktap_skip_all "needs root"
 	command -v rdma >/dev/null || ktap_skip_all "needs rdma (iproute2)"
-	[ -r "$MRC_KO" ] || ktap_skip_all "no $MRC_KO: run make first"
+	mrc_module_loaded || mrc_can_load ||
+		ktap_skip_all "mrc is not loaded and there is $MRC_NO_LOADER"
+}
+
+# For programs that unload mrc and load it again (with or without module
+# parameters): a loaded module alone is not enough.
+mrc_require_reload()
+{
+	mrc_can_load || ktap_skip_all "unloads and reloads mrc: $MRC_NO_LOADER"
+}
+
+# Loads mrc and skips the program if that fails.
+mrc_require_loaded()
+{
+	mrc_load || ktap_skip_all "mrc did not load ($(mrc_loader)); see dmesg"
+}
+
+# Skips the program unless it runs from soft-MRC's source tree, naming
+# what it needs from there (lab scripts, tools built in the tree).
+mrc_require_tree()	# WHAT
+{
+	[ -n "$MRC_TOP" ] ||
+		ktap_skip_all "needs soft-MRC's source tree ($1): run it from a built tree (selftests/run-lab, make run_tests), not installed"
+}
+
+# A soft-MRC tool: the tree's build, else the installed one (make install
+# puts mrcctl in /usr/local/sbin). Prints nothing when there is none.
+mrc_tool()	# NAME (mrcctl)
+{
+	if [ -n "$MRC_TOP" ] && [ -x "$MRC_TOP/tools/$1/$1" ]; then
+		echo "$MRC_TOP/tools/$1/$1"
+	else
+		command -v "$1"
+	fi
 }
 
 mrc_module_loaded()
@@ -22,9 +88,20 @@ mrc_module_loaded()
 	[ -d /sys/module/mrc ]
 }
 
-mrc_load()
+# Loads mrc unless it is loaded: MRC_KO (or the tree's mrc.ko) with insmod,
+# after the modules it depends on; else the installed module with modprobe.
+mrc_load()	# [PARAM=VALUE...]
 {
-	mrc_module_loaded || insmod "$MRC_KO"
+	local dep
+	mrc_module_loaded && return 0
+	if [ -n "$MRC_KO" ] && [ -r "$MRC_KO" ]; then
+		for dep in $(modinfo -F depends "$MRC_KO" 2>/dev/null | tr ',' ' '); do
+			modprobe "$dep" || return 1
+		done
+		insmod "$MRC_KO" "$@"
+	else
+		modprobe mrc "$@"
+	fi
 }
 
 mrc_unload()
@@ -32,10 +109,16 @@ mrc_unload()
 	! mrc_module_loaded || rmmod mrc
 }
 
-# Loads mrc.ko afresh with these module parameters (none: the defaults).
+# Loads mrc afresh with these module parameters (none: the defaults).
 mrc_reload()	# [PARAM=VALUE...]
 {
-	mrc_unload && insmod "$MRC_KO" "$@"
+	mrc_unload && mrc_load "$@"
+}
+
+# Whether rdma_rxe can be loaded here (a distribution kernel has it).
+rxe_available()
+{
+	[ -d /sys/module/rdma_rxe ] || modprobe -n -q rdma_rxe 2>/dev/null
 }
 
 # The udp_port parameter of the loaded module.

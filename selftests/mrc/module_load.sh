@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Loading and unloading mrc.ko leaves nothing behind: no device, no netdev
+# Loading and unloading mrc leaves nothing behind: no device, no netdev
 # reference, no module reference on ib_core or ib_uverbs.
+# Needs a module file to load (MRC_KO, the tree's mrc.ko, or an installed
+# one for modprobe): a loaded module alone is not enough.
 set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_root_tools
+mrc_require_reload
 
 ROUNDS=10
 ktap_begin 4
@@ -21,7 +24,7 @@ load_unload_rounds()
 {
 	local i
 	for ((i = 1; i <= ROUNDS; i++)); do
-		insmod "$MRC_KO" || { echo "insmod round $i failed"; return 1; }
+		mrc_load || { echo "load round $i failed"; return 1; }
 		mrc_module_loaded || { echo "not loaded in round $i"; return 1; }
 		rmmod mrc || { echo "rmmod round $i failed"; return 1; }
 		! mrc_module_loaded || { echo "still loaded in round $i"; return 1; }
@@ -35,7 +38,7 @@ unload_with_devices()
 {
 	local i
 	for ((i = 1; i <= ROUNDS; i++)); do
-		insmod "$MRC_KO" || return 1
+		mrc_load || return 1
 		ip link add mrct0 type dummy && ip link set mrct0 up || return 1
 		ip link add mrct1 type dummy && ip link set mrct1 up || return 1
 		rdma link add mrc0 type mrc netdev mrct0 || return 1
@@ -61,5 +64,5 @@ module_refs_released()
 }
 ktap_check "module_references_released" module_refs_released
 
-ktap_check "reload_for_later_tests" insmod "$MRC_KO"
+ktap_check "reload_for_later_tests" mrc_load
 ktap_finish

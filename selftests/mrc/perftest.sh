@@ -14,7 +14,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_root_tools
 command -v ib_write_bw >/dev/null || ktap_skip_all "needs perftest"
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 GID=1
 # Iterations per size: a latency test has one message in flight, so its
 # 8 MiB round trips take over a second each under TCG.

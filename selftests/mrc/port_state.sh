@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_root_tools
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 command -v ibv_devinfo >/dev/null || ktap_skip_all "needs ibv_devinfo"
 
 ktap_begin 6

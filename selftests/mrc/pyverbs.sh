@@ -21,7 +21,7 @@ PYTHON=/usr/bin/python3
 [ -d "$SUITE" ] || ktap_skip_all "needs python3-pyverbs (no $SUITE)"
 "$PYTHON" -c 'import pyverbs.device' 2>/dev/null ||
 	ktap_skip_all "needs python3-pyverbs (no pyverbs module)"
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 
 REQUIRED_MODULES=(test_device test_pd test_mr test_cq test_qp test_cq_events
 	test_cqex test_atomic)

@@ -11,7 +11,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_root_tools
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 command -v ibv_rc_pingpong >/dev/null || ktap_skip_all "needs ibverbs-utils"
 QUEUE_PROBE=$MRC_SELFTEST_DIR/queue-probe
 [ -x "$QUEUE_PROBE" ] || ktap_skip_all "no $QUEUE_PROBE: run make first"

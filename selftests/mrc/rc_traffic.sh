@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_root_tools
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 command -v ibv_rc_pingpong >/dev/null || ktap_skip_all "needs ibverbs-utils"
 command -v ib_write_lat >/dev/null || ktap_skip_all "needs perftest"
 

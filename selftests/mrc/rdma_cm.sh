@@ -7,7 +7,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_root_tools
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 command -v rping >/dev/null || ktap_skip_all "needs rdmacm-utils"
 command -v ib_write_bw >/dev/null || ktap_skip_all "needs perftest"
 

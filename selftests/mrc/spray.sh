@@ -10,8 +10,9 @@
 # ms), and the flapper must have kept that period.
 set -u
 . "$(dirname "$0")/lib.sh"
+mrc_require_tree "the lab fabric, scripts/mrc-fabric"
 mrc_require_root_tools
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 FABRIC=$MRC_TOP/scripts/mrc-fabric
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
 PATHS=/sys/kernel/debug/mrc/paths
@@ -22,7 +23,7 @@ FLAP_PERIOD_MS=200
 # RTO adapts within [T, 4 T] (failover.sh says why it was 17 before).
 QP_TIMEOUT=${MRC_SPRAY_QP_TIMEOUT:-14}
 [ -x "$INTEGRITY" ] || ktap_skip_all "no $INTEGRITY: run make first"
-[ -x "$MRC_TOP/tools/mrcctl/mrcctl" ] || ktap_skip_all "no mrcctl: run make first"
+[ -x "$MRC_TOP/tools/mrcctl/mrcctl" ] || ktap_skip_all "no tools/mrcctl/mrcctl: run make first"
 [ -r "$PATHS" ] || ktap_skip_all "no $PATHS (debugfs)"
 # rdma_rxe would take the UDP port our devices use.
 [ -d /sys/module/rdma_rxe ] && rmmod rdma_rxe 2>/dev/null

@@ -16,8 +16,8 @@
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$dir/../.." && pwd)
-# shellcheck source=../lib/ktap.sh
-. "$dir/../lib/ktap.sh"
+# shellcheck source=ktap.sh
+. "$dir/ktap.sh"
 traffic=$dir/trim_traffic.py
 trim_tool=$top/tools/trim/mrc-trim
 # The distribution's python: a version manager's shim on PATH costs
@@ -30,6 +30,8 @@ trim()
 }
 
 [ "$(id -u)" -eq 0 ] || ktap_skip_all "needs root"
+[ -x "$trim_tool" ] ||
+	ktap_skip_all "needs soft-MRC's source tree (the lab's trimming switch port, tools/trim): run it from a built tree (selftests/run-lab, make run_tests), not installed"
 for tool in tc bpftool clang python3 ethtool; do
 	command -v $tool >/dev/null || ktap_skip_all "needs $tool (scripts/setup)"
 done

@@ -20,12 +20,13 @@
 # lab-timeout: 420
 set -u
 . "$(dirname "$0")/lib.sh"
+mrc_require_tree "the lab's trimming switch port, tools/trim"
 mrc_require_root_tools
 for tool in bpftool clang tc; do
 	command -v $tool >/dev/null || ktap_skip_all "needs $tool (scripts/setup)"
 done
 [ -r /usr/include/bpf/bpf_helpers.h ] || ktap_skip_all "needs libbpf-dev"
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
 [ -x "$INTEGRITY" ] || ktap_skip_all "no $INTEGRITY: run make first"
 # Built on the host by make; under emulation a build takes minutes.

@@ -17,12 +17,13 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_root_tools
-MRCCTL=$MRC_TOP/tools/mrcctl/mrcctl
+MRCCTL=$(mrc_tool mrcctl) ||
+	ktap_skip_all "needs mrcctl: the tree's tools/mrcctl (make) or an installed one (make install)"
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
 REQ=/sys/kernel/debug/mrc/req
-[ -x "$MRCCTL" ] || ktap_skip_all "no $MRCCTL: run make first"
+command -v tc >/dev/null || ktap_skip_all "needs tc (iproute2) and sch_tbf"
 [ -x "$INTEGRITY" ] || ktap_skip_all "no $INTEGRITY: run make first"
-mrc_load || ktap_skip_all "cannot load $MRC_KO"
+mrc_require_loaded
 [ -r "$REQ" ] || ktap_skip_all "no $REQ (debugfs not mounted?)"
 modprobe sch_tbf 2>/dev/null
 
@@ -44,7 +45,7 @@ make_two_hosts || ktap_skip_all "cannot build the two hosts"
 # emulated CPU builds them faster.
 ip netns exec mrcna tc qdisc add dev mrcva root tbf rate 20mbit \
 	burst 4096 latency 2s ||
-	ktap_skip_all "cannot add tbf to mrcva"
+	ktap_skip_all "cannot add tbf to mrcva (needs sch_tbf)"
 
 ktap_check "txq_default_64" \
 	sh -c "'$MRCCTL' dev mrc0 show | grep -q ' txq 64 '"
@@ -181,7 +182,13 @@ unload_while_queued()
 	mrc_cleanup
 	mrc_unload && ! mrc_module_loaded
 }
-ktap_check "module_unloads_after_qps_die_with_packets_queued" \
-	unload_while_queued
-ktap_check "module_loads_again" mrc_load
+if mrc_can_load; then
+	ktap_check "module_unloads_after_qps_die_with_packets_queued" \
+		unload_while_queued
+	ktap_check "module_loads_again" mrc_load
+else
+	ktap_skip "module_unloads_after_qps_die_with_packets_queued" \
+		"unloads and reloads mrc: $MRC_NO_LOADER"
+	ktap_skip "module_loads_again" "unloads and reloads mrc: $MRC_NO_LOADER"
+fi
 ktap_finish
