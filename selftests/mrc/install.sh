@@ -13,13 +13,17 @@ mrc_require_root_tools
 [ "$(hostname)" = mrc-lab ] || [ -n "${MRC_ALLOW_INSTALL:-}" ] ||
 	ktap_skip_all "installs into the system: runs only in the lab VM (or with MRC_ALLOW_INSTALL=1)"
 
+# Its name carries the private ABI of the libibverbs it was built for.
+provider_lib=$(make -s -C "$MRC_TOP/rdma-core-provider" print-lib)
+[ -n "$provider_lib" ] || ktap_skip_all "the provider cannot tell its file name (rdma-core-provider print-lib)"
+
 ktap_begin 5
 trap mrc_cleanup EXIT
 mrc_cleanup
 kver=$(uname -r)
 provider_dir=$(pkg-config --variable=libdir libibverbs 2>/dev/null ||
 	echo /usr/lib/x86_64-linux-gnu)/libibverbs
-rm -f "$provider_dir/libmrc-rdmav34.so" /etc/libibverbs.d/mrc.driver
+rm -f "$provider_dir/$provider_lib" /etc/libibverbs.d/mrc.driver
 
 # -o: the tree is built already; install what is there, as a packager would.
 ktap_check "make_install" make -s -C "$MRC_TOP" -o module -o provider install \
@@ -27,7 +31,7 @@ ktap_check "make_install" make -s -C "$MRC_TOP" -o module -o provider install \
 ktap_check "module_in_extra_and_known_to_depmod" \
 	sh -c "test -f /lib/modules/$kver/extra/drivers/infiniband/sw/mrc/mrc.ko && modinfo -n mrc | grep -q /extra/"
 ktap_check "provider_installed" \
-	sh -c "test -f $provider_dir/libmrc-rdmav34.so && grep -qx 'driver mrc' /etc/libibverbs.d/mrc.driver"
+	sh -c "test -f $provider_dir/$provider_lib && grep -qx 'driver mrc' /etc/libibverbs.d/mrc.driver"
 
 autoload()
 {
