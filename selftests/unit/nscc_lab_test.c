@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * NSCC with the lab's default profile (mrc_nscc_params_default()) in a
+ * NSCC with the lab's profile (mrc_nscc_params_lab()) in a
  * model of the lab's incast (selftests/mrc/incast.sh, scripts/bench-fabric):
  * seven senders, one trimming switch port toward the receiver at 8 Mbit/s
  * (h1's two plane ports, 4 Mbit/s each, taken as one), a 32 KiB queue that
@@ -154,7 +154,7 @@ static struct lab_result lab_incast(u64 base_rtt, u64 ecn_bytes, u64 jitter,
 
 	memset(&s, 0, sizeof(s));
 	s.rng = 0x9e3779b97f4a7c15ull;
-	mrc_nscc_params_default(&p);
+	mrc_nscc_params_lab(&p);
 	p.base_rtt = base_rtt;
 	for (i = 0; i < LAB_SENDERS; i++)
 		CHECK_EQ(mrc_nscc_init(&s.cc[i], &p), 0);
@@ -209,7 +209,7 @@ static u64 target_bytes(void)
 {
 	struct mrc_nscc_params p;
 
-	mrc_nscc_params_default(&p);
+	mrc_nscc_params_lab(&p);
 	return p.target_delay * LAB_RATE / SEC;
 }
 

@@ -59,16 +59,37 @@ static void params_uet_reference_is_valid(void)
 }
 
 /*
- * The lab default: valid, learns its base RTT, and a ceiling at least the
- * fixed window's bytes at the lab MTU (256 x 1024), so turning CC on never
- * caps a flow below what it had without.
+ * The default, for NICs: valid, learns its base RTT, steers to a queue of
+ * microseconds, and its ceiling covers a 100 Gb/s port's bandwidth-delay
+ * product over UET's 12 us.
  */
-static void params_lab_default_is_valid(void)
+static void params_nic_default_is_valid(void)
 {
 	struct mrc_nscc_params p;
 	struct mrc_nscc s;
 
 	mrc_nscc_params_default(&p);
+	CHECK_EQ(mrc_nscc_params_check(&p), 0);
+	CHECK_EQ(mrc_nscc_init(&s, &p), 0);
+	CHECK_EQ(p.base_rtt, 0);
+	CHECK(p.target_delay <= 20 * US);
+	CHECK(p.qa_threshold <= 100 * US);
+	CHECK(p.target_delay < p.qa_threshold);
+	CHECK(p.max_cwnd >= 100 / 8 * 12 * 1000);
+	CHECK_EQ(p.mtu, 4096);
+}
+
+/*
+ * The lab profile: valid, learns its base RTT, and a ceiling at least the
+ * fixed window's bytes at the lab MTU (256 x 1024), so turning CC on never
+ * caps a flow below what it had without.
+ */
+static void params_lab_is_valid(void)
+{
+	struct mrc_nscc_params p;
+	struct mrc_nscc s;
+
+	mrc_nscc_params_lab(&p);
 	CHECK_EQ(mrc_nscc_params_check(&p), 0);
 	CHECK_EQ(mrc_nscc_init(&s, &p), 0);
 	CHECK_EQ(p.base_rtt, 0);
@@ -445,11 +466,12 @@ static u32 sim_rand_milli(void)
 	return (u32)(sim_rng % 1000);
 }
 
-static struct sim_result simulate(const struct mrc_nscc_params *p, int n,
-				  u64 stagger, u64 measure, u64 end)
+static struct sim_result simulate_rtt(const struct mrc_nscc_params *p,
+				      u64 base_rtt, int n, u64 stagger,
+				      u64 measure, u64 end)
 {
 	static struct sim_flow flows[SIM_MAX_FLOWS];
-	const u64 prop = p->base_rtt / 2;
+	const u64 prop = base_rtt / 2;
 	/* Marking from half to one and a half times the target queue. */
 	const u64 kmin = p->target_delay * 25 / 2 / 2;
 	const u64 kmax = p->target_delay * 25 / 2 * 3 / 2;
@@ -540,6 +562,13 @@ static struct sim_result simulate(const struct mrc_nscc_params *p, int n,
 	return r;
 }
 
+/* The simulation on a fabric whose unloaded RTT is the profile's. */
+static struct sim_result simulate(const struct mrc_nscc_params *p, int n,
+				  u64 stagger, u64 measure, u64 end)
+{
+	return simulate_rtt(p, p->base_rtt, n, stagger, measure, end);
+}
+
 /* Flows joining one by one end with fair shares and the target queue. */
 static void simulated_bottleneck_converges_fair(void)
 {
@@ -548,6 +577,22 @@ static void simulated_bottleneck_converges_fair(void)
 
 	CHECK(r.jain >= 0.95);
 	CHECK(r.mean_qdelay >= p.target_delay / 2);
+	CHECK(r.mean_qdelay <= 2 * p.target_delay);
+	CHECK(r.utilisation >= 90);
+}
+
+/*
+ * The same bottleneck with the NIC default, which learns the base RTT
+ * (12 us here) from its samples instead of being told it.
+ */
+static void simulated_bottleneck_nic_default(void)
+{
+	struct mrc_nscc_params p;
+	struct sim_result r;
+
+	mrc_nscc_params_default(&p);
+	r = simulate_rtt(&p, 12 * US, 4, 2 * MS, 15 * MS, 30 * MS);
+	CHECK(r.jain >= 0.95);
 	CHECK(r.mean_qdelay <= 2 * p.target_delay);
 	CHECK(r.utilisation >= 90);
 }
@@ -582,7 +627,8 @@ static void simulated_incast_quick_adapt(void)
 
 static const struct ktap_case cases[] = {
 	KTAP_CASE(params_uet_reference_is_valid),
-	KTAP_CASE(params_lab_default_is_valid),
+	KTAP_CASE(params_nic_default_is_valid),
+	KTAP_CASE(params_lab_is_valid),
 	KTAP_CASE(params_out_of_range_rejected),
 	KTAP_CASE(cell_no_ecn_below_target_proportional),
 	KTAP_CASE(cell_no_ecn_above_target_fair),
@@ -596,6 +642,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(fast_increase_on_idle_path),
 	KTAP_CASE(timeout_halves),
 	KTAP_CASE(simulated_bottleneck_converges_fair),
+	KTAP_CASE(simulated_bottleneck_nic_default),
 	KTAP_CASE(simulated_incast_quick_adapt),
 };
 

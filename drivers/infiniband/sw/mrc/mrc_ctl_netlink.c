@@ -935,7 +935,7 @@ static int mrc_ctl_cc_set(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	if (reset) {
-		mrc_nscc_params_default(&base);
+		mrc_nscc_params_lab(&base);
 	} else {
 		spin_lock_bh(&mdev->settings_lock);
 		base = mdev->settings.cc;

@@ -30,7 +30,39 @@
 #define MIN_MTU			64u
 #define MAX_MTU			65536u
 
+void mrc_nscc_params_uet_reference(struct mrc_nscc_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->mtu = 4096;
+	p->base_rtt = 12000;			/* 12 us */
+	/* With trimming, the target is 3/4 of the base RTT. */
+	p->target_delay = 9000;
+	p->qa_threshold = 4 * p->target_delay;
+	/* 1.5 x BDP at 100 Gb/s over 12 us (150000 bytes). */
+	p->max_cwnd = 225000;
+	p->fi = 5 * p->mtu;			/* per window acknowledged */
+	p->pi = 3 * p->mtu;			/* 4 MTU x target / 12 us */
+	p->eta = 3 * p->mtu / 20;		/* 0.15 MTU */
+	p->fi_scale = 250;			/* 0.25 */
+	p->gamma = 800;				/* 0.8 */
+	p->max_md_jump = 500;			/* halve at most */
+	p->qa_gate = 3;
+	p->disable_qa = false;
+}
+
 void mrc_nscc_params_default(struct mrc_nscc_params *p)
+{
+	mrc_nscc_params_uet_reference(p);
+	/*
+	 * UET's 12 us is a NIC's own round trip. soft-MRC's adds the hosts'
+	 * software path, unknown here: a configured base below the true one
+	 * would read that time as a queue, so the smallest sample is used
+	 * until a controller sets the fabric's.
+	 */
+	p->base_rtt = 0;
+}
+
+void mrc_nscc_params_lab(struct mrc_nscc_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	/* The lab fabric: veth at 1500 bytes, so 1024-byte IB MTU payloads. */
@@ -56,26 +88,6 @@ void mrc_nscc_params_default(struct mrc_nscc_params *p)
 	p->fi_scale = 250;
 	p->gamma = 800;
 	p->max_md_jump = 500;
-	p->qa_gate = 3;
-	p->disable_qa = false;
-}
-
-void mrc_nscc_params_uet_reference(struct mrc_nscc_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->mtu = 4096;
-	p->base_rtt = 12000;			/* 12 us */
-	/* With trimming, the target is 3/4 of the base RTT. */
-	p->target_delay = 9000;
-	p->qa_threshold = 4 * p->target_delay;
-	/* 1.5 x BDP at 100 Gb/s over 12 us (150000 bytes). */
-	p->max_cwnd = 225000;
-	p->fi = 5 * p->mtu;			/* per window acknowledged */
-	p->pi = 3 * p->mtu;			/* 4 MTU x target / 12 us */
-	p->eta = 3 * p->mtu / 20;		/* 0.15 MTU */
-	p->fi_scale = 250;			/* 0.25 */
-	p->gamma = 800;				/* 0.8 */
-	p->max_md_jump = 500;			/* halve at most */
 	p->qa_gate = 3;
 	p->disable_qa = false;
 }

@@ -130,11 +130,16 @@ struct mrc_nscc {
 };
 
 /*
- * Default profile, for the lab fabric (Documentation/congestion.rst says
- * why each value): 1024-byte MTU, base RTT learnt, 10 ms target delay,
- * a 256 KiB ceiling.
+ * Default profile, for NICs (Documentation/congestion.rst says why each
+ * value): UET's reference point with the base RTT learnt.
  */
 void mrc_nscc_params_default(struct mrc_nscc_params *p);
+
+/*
+ * The emulated lab's profile (the device preset "lab", mrc_settings.h):
+ * 1024-byte MTU, base RTT learnt, 10 ms target delay, a 256 KiB ceiling.
+ */
+void mrc_nscc_params_lab(struct mrc_nscc_params *p);
 
 /* UET's reference point: 100 Gb/s, 12 us RTT, 4 KiB MTU, trimming on. */
 void mrc_nscc_params_uet_reference(struct mrc_nscc_params *p);

@@ -61,7 +61,7 @@ static inline void mrc_dev_settings_default(struct mrc_dev_settings *s)
 	s->txq_packets = MRC_TXQ_PACKETS_DEFAULT;
 	s->cc_enabled = false;
 	s->cc_rtt_from_build = false;
-	mrc_nscc_params_default(&s->cc);
+	mrc_nscc_params_lab(&s->cc);
 }
 
 #endif /* MRC_SETTINGS_H */
