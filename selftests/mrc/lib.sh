@@ -205,6 +205,25 @@ mrc_cleanup()
 	return 0
 }
 
+# The device preset the tests select on every device that carries
+# traffic (mrcctl dev DEV set preset): the lab's, whose CC profile fits
+# the emulated lab's round trips of milliseconds. MRC_PRESET=nic keeps a
+# new device's, for real NICs (Documentation/real-nics.rst).
+MRC_PRESET=${MRC_PRESET:-lab}
+
+mrc_select_preset()	# IBDEV...
+{
+	local mrcctl dev
+	mrcctl=$(mrc_tool mrcctl)
+	if [ -z "$mrcctl" ]; then
+		echo "# no mrcctl (make tools, or make install): $* keep the nic preset"
+		return 0
+	fi
+	for dev; do
+		"$mrcctl" dev "$dev" set preset "$MRC_PRESET" || return 1
+	done
+}
+
 # Two hosts: namespaces mrcna and mrcnb joined by a veth pair (192.0.2.1 and
 # .2), with mrc0 in mrcna and mrc1 in mrcnb. GID index 1 is the IPv4 GID.
 MRC_HOST_A=192.0.2.1
@@ -221,6 +240,7 @@ make_two_hosts()
 	ip -n mrcnb link set mrcvb up && ip -n mrcnb link set lo up &&
 	ip netns exec mrcna rdma link add mrc0 type mrc netdev mrcva &&
 	ip netns exec mrcnb rdma link add mrc1 type mrc netdev mrcvb &&
+	mrc_select_preset mrc0 mrc1 &&
 	wait_for 5 ib_has_gid mrc0 "ffff:c000:0201 RoCE v2" &&
 	wait_for 5 ib_has_gid mrc1 "ffff:c000:0202 RoCE v2"
 }

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # mrcctl and the "mrc" generic netlink family: EV profiles in and out
 # (explicit and generated, SRv6 and UDP), denying and allowing EVs, the
-# device default, the device settings (spraying, DSCPs), the CC profile,
-# and the errors a controller gets for bad requests. Then, between two
+# device default, the device settings (presets, spraying, DSCPs), the CC
+# profile, and the errors a controller gets for bad requests. Then, between two
 # hosts carrying the integrity test's traffic (two runs at once, every
 # byte checked), the per-connection EV listing (mrcctl paths) of live QPs,
 # and spraying on and off seen through it.
@@ -32,7 +32,7 @@ make_veth mrcc0 mrcc0p || ktap_skip_all "cannot create a veth pair"
 rdma link add mrc0 type mrc netdev mrcc0 ||
 	ktap_skip_all "rdma link add failed (see link.sh)"
 
-ktap_begin 41
+ktap_begin 45
 
 # expect_error ERRNO-TEXT COMMAND...: fails, and says why with that errno.
 expect_error()
@@ -47,8 +47,9 @@ expect_error()
 	echo "$out" | grep -q "$want"
 }
 
+# A new device: the nic preset, NSCC on (Documentation/real-nics.rst).
 ktap_check "dev_listed_with_netdev_and_defaults" \
-	sh -c "'$MRCCTL' dev | grep -qx 'mrc0 netdev mrcc0 planes 1 default-profile 0 spray on data-dscp 10 ctrl-dscp 46 txq 64 cc-rtt departure cc off'"
+	sh -c "'$MRCCTL' dev | grep -qx 'mrc0 netdev mrcc0 planes 1 default-profile 0 preset nic spray on data-dscp 10 ctrl-dscp 46 txq 64 cc-rtt departure cc on'"
 
 # Device settings: both spellings, partial changes keep the rest.
 dev_settings()
@@ -172,10 +173,12 @@ ktap_check "unprivileged_change_is_EPERM" \
 		"$MRCCTL" profile add mrc0 6 format udp ev 0:5000
 
 # The CC profile: defaults, partial changes, enable, errors, reset.
-# mrc_nscc_params_default(), as Documentation/congestion.rst tables them.
-cc_defaults="algorithm uet-1.0-nscc base_rtt=0 target_delay=10000000 qa_threshold=100000000 mtu=1024 max_cwnd=262144 eta=153 fi=5120 fi_scale=250 pi=3072 gamma=800 max_md_jump=500 qa_gate=3 disable_qa=0"
+# mrc_nscc_params_default() (the nic preset's) and mrc_nscc_params_lab()
+# (the lab preset's), as Documentation/congestion.rst tables them.
+cc_defaults="algorithm uet-1.0-nscc base_rtt=0 target_delay=9000 qa_threshold=36000 mtu=4096 max_cwnd=225000 eta=614 fi=20480 fi_scale=250 pi=12288 gamma=800 max_md_jump=500 qa_gate=3 disable_qa=0"
+cc_lab="algorithm uet-1.0-nscc base_rtt=0 target_delay=10000000 qa_threshold=100000000 mtu=1024 max_cwnd=262144 eta=153 fi=5120 fi_scale=250 pi=3072 gamma=800 max_md_jump=500 qa_gate=3 disable_qa=0"
 ktap_check "cc_show_defaults" \
-	sh -c "'$MRCCTL' cc mrc0 show | tee /dev/stderr | grep -qx 'mrc0 cc off $cc_defaults'"
+	sh -c "'$MRCCTL' cc mrc0 show | tee /dev/stderr | grep -qx 'mrc0 cc on $cc_defaults'"
 cc_partial()
 {
 	local out
@@ -185,7 +188,7 @@ cc_partial()
 	out=$("$MRCCTL" cc mrc0 show) || return 1
 	echo "$out"
 	# The defaults with exactly the five named fields changed.
-	[ "$out" = "mrc0 cc off $(echo "$cc_defaults" | sed -e 's/ base_rtt=[0-9]*/ base_rtt=20000/' \
+	[ "$out" = "mrc0 cc on $(echo "$cc_defaults" | sed -e 's/ base_rtt=[0-9]*/ base_rtt=20000/' \
 		-e 's/ target_delay=[0-9]*/ target_delay=15000/' \
 		-e 's/ qa_threshold=[0-9]*/ qa_threshold=1000000/' \
 		-e 's/ max_cwnd=[0-9]*/ max_cwnd=300000/' \
@@ -194,10 +197,12 @@ cc_partial()
 ktap_check "cc_set_changes_only_what_it_names" cc_partial
 cc_enable()
 {
-	"$MRCCTL" cc mrc0 enable &&
-	"$MRCCTL" cc mrc0 show | grep -q '^mrc0 cc on ' &&
+	"$MRCCTL" cc mrc0 disable &&
+	"$MRCCTL" cc mrc0 show | grep -q '^mrc0 cc off ' &&
+	"$MRCCTL" dev mrc0 show | grep -q ' cc off$' &&
+	"$MRCCTL" cc enable mrc0 &&
 	"$MRCCTL" dev mrc0 show | grep -q ' cc on$' &&
-	"$MRCCTL" cc disable mrc0 &&
+	"$MRCCTL" cc mrc0 disable &&
 	"$MRCCTL" dev mrc0 show | grep -q ' cc off$'
 }
 ktap_check "cc_enable_and_disable_reported" cc_enable
@@ -231,6 +236,44 @@ ktap_check "cc_disable_qa_over_1_is_ERANGE" \
 	"$MRCCTL" cc mrc0 set disable_qa=2
 ktap_check "cc_reset_restores_defaults" \
 	sh -c "'$MRCCTL' cc mrc0 reset && '$MRCCTL' cc mrc0 show | grep -qx 'mrc0 cc off $cc_defaults'"
+# Presets: each applies exactly its CC profile and keeps every other
+# setting (CC stays off here, as the case above left it).
+preset_lab()
+{
+	local out
+	"$MRCCTL" dev mrc0 set preset lab || return 1
+	out=$("$MRCCTL" dev mrc0 show) || return 1
+	echo "$out"
+	[ "$out" = "mrc0 netdev mrcc0 planes 1 default-profile 3 preset lab spray on data-dscp 10 ctrl-dscp 46 txq 64 cc-rtt departure cc off" ] || return 1
+	out=$("$MRCCTL" cc mrc0 show) || return 1
+	echo "$out"
+	[ "$out" = "mrc0 cc off $cc_lab" ]
+}
+ktap_check "preset_lab_applies_exactly_its_values" preset_lab
+ktap_check "cc_reset_returns_to_the_preset" \
+	sh -c "'$MRCCTL' cc mrc0 set gamma=700 target_delay=20ms qa_threshold=1s &&
+	       '$MRCCTL' cc mrc0 reset && '$MRCCTL' cc mrc0 show | grep -qx 'mrc0 cc off $cc_lab'"
+# The kernel, not mrcctl, knows the presets; a request refused in part
+# changes nothing.
+bad_preset()
+{
+	expect_error "Invalid argument: the presets are nic and lab" \
+		"$MRCCTL" dev mrc0 set preset sideways || return 1
+	expect_error "Invalid argument" \
+		"$MRCCTL" dev mrc0 set preset nicnicnicnicnicnicnic || return 1
+	expect_error "Numerical result out of range: a DSCP is 0..63" \
+		"$MRCCTL" dev mrc0 set preset nic data-dscp 64 || return 1
+	expect_error "Operation not permitted" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$MRCCTL" dev mrc0 set preset nic || return 1
+	"$MRCCTL" dev mrc0 show | grep -q ' preset lab spray on data-dscp 10 ' &&
+	"$MRCCTL" cc mrc0 show | grep -qx "mrc0 cc off $cc_lab"
+}
+ktap_check "preset_unknown_is_EINVAL_and_changes_nothing" bad_preset
+ktap_check "preset_nic_restores_the_defaults" \
+	sh -c "'$MRCCTL' dev mrc0 set preset nic && '$MRCCTL' cc mrc0 enable &&
+	       '$MRCCTL' dev mrc0 show | grep -q ' default-profile 3 preset nic spray on .* cc on$' &&
+	       '$MRCCTL' cc mrc0 show | grep -qx 'mrc0 cc on $cc_defaults'"
 ktap_check "cc_unknown_device_is_ENODEV" \
 	expect_error "No such device: no such RDMA device" \
 	"$MRCCTL" cc nosuch0 set gamma=500
@@ -238,9 +281,9 @@ cc_unprivileged()
 {
 	expect_error "Operation not permitted" \
 		setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$MRCCTL" cc mrc0 enable || return 1
+		"$MRCCTL" cc mrc0 disable || return 1
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$MRCCTL" cc mrc0 show | grep -q '^mrc0 cc off '
+		"$MRCCTL" cc mrc0 show | grep -q '^mrc0 cc on '
 }
 ktap_check "cc_set_unprivileged_is_EPERM_show_is_not" cc_unprivileged
 cc_unknown_param()

@@ -73,6 +73,7 @@ make_bonded_hosts()
 	ip -n mrcna -6 route add fc00:0:$SWITCH_USID::/48 via $B6 dev bond0 &&
 	in_a rdma link add mrc0 type mrc netdev bond0 &&
 	in_b rdma link add mrc1 type mrc netdev bond0 &&
+	mrc_select_preset mrc0 mrc1 &&
 	wait_for 5 ib_has_gid mrc0 "ffff:c000:0201 RoCE v2" &&
 	wait_for 5 ib_has_gid mrc1 "ffff:c000:0202 RoCE v2" &&
 	wait_for 5 ib_has_gid mrc1 "fc00:0000:0002:0000:0000:0000:0000:0000 RoCE v2"

@@ -54,6 +54,7 @@ in_a ip link set lo up && in_b ip link set lo up ||
 in_a rdma link add mrc0 type mrc netdev mrcqa0 &&
 in_b rdma link add mrc1 type mrc netdev mrcqb0 ||
 	ktap_skip_all "rdma link add failed (see link.sh)"
+mrc_select_preset mrc0 mrc1 || ktap_skip_all "mrcctl could not select the $MRC_PRESET preset"
 
 # The GID index of an IPv4 address, which ib_core adds shortly after.
 gid_index()	# IBDEV IPV4

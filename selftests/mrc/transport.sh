@@ -73,6 +73,7 @@ make_devices()
 {
 	in_a rdma link add mrc0 type mrc netdev mrcta &&
 	in_b rdma link add mrc1 type mrc netdev mrctb &&
+	mrc_select_preset mrc0 mrc1 &&
 	wait_for 10 ib_has_gid mrc0 "ffff:c000:0201 " &&
 	wait_for 10 ib_has_gid mrc1 "ffff:c000:0202 " &&
 	wait_for 10 ib_has_gid mrc1 "^2001:0db8:0000:0000:0000:0000:0000:0002 "

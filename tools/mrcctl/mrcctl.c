@@ -27,8 +27,8 @@ static const char *usage_text =
 "usage:\n"
 "  mrcctl dev [show [DEV]]\n"
 "  mrcctl dev DEV show\n"
-"  mrcctl dev DEV set [spray on|off] [data-dscp N] [ctrl-dscp N] [txq N]\n"
-"                     [cc-rtt departure|build]\n"
+"  mrcctl dev DEV set [preset nic|lab] [spray on|off] [data-dscp N]\n"
+"                     [ctrl-dscp N] [txq N] [cc-rtt departure|build]\n"
 "  mrcctl profile add DEV ID format udp|srv6 [peer ADDR] [default]\n"
 "                 [min-active N] [replace] EVS\n"
 "      EVS: ev PLANE:VALUE...       explicit EVs (VALUE: a UDP source\n"
@@ -463,6 +463,8 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[MRC_CTL_A_DEFAULT_PROFILE])
 		printf(" default-profile %u",
 		       mnl_attr_get_u32(tb[MRC_CTL_A_DEFAULT_PROFILE]));
+	if (tb[MRC_CTL_A_PRESET])
+		printf(" preset %s", mnl_attr_get_str(tb[MRC_CTL_A_PRESET]));
 	if (tb[MRC_CTL_A_SINGLE_PATH])
 		printf(" spray %s",
 		       mnl_attr_get_u8(tb[MRC_CTL_A_SINGLE_PATH]) ? "off" : "on");
@@ -744,9 +746,9 @@ static void dev_show(struct ctl *ctl, const char *dev)
 }
 
 /*
- * "set" followed by settings: spray on|off, data-dscp N, ctrl-dscp N,
- * txq N, cc-rtt departure|build. The kernel checks the DSCP and txq
- * ranges, so that its error is the one reported.
+ * "set" followed by settings: preset NAME, spray on|off, data-dscp N,
+ * ctrl-dscp N, txq N, cc-rtt departure|build. The kernel checks the preset
+ * name and the DSCP and txq ranges, so that its error is the one reported.
  */
 static void dev_set(struct ctl *ctl, const char *dev, int argc, char **argv)
 {
@@ -764,7 +766,9 @@ static void dev_set(struct ctl *ctl, const char *dev, int argc, char **argv)
 			fprintf(stderr, "mrcctl: '%s' needs a value\n", key);
 			usage();
 		}
-		if (!strcmp(key, "spray"))
+		if (!strcmp(key, "preset"))
+			mnl_attr_put_strz(nlh, MRC_CTL_A_PRESET, argv[i + 1]);
+		else if (!strcmp(key, "spray"))
 			mnl_attr_put_u8(nlh, MRC_CTL_A_SINGLE_PATH,
 					!parse_on_off(argv[i + 1], "spray"));
 		else if (!strcmp(key, "data-dscp"))

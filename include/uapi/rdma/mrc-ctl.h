@@ -60,8 +60,8 @@ enum mrc_ctl_cmd {
 	MRC_CTL_CMD_EV_GET,		/* dump: DEV, PROFILE_ID; one an EV */
 	MRC_CTL_CMD_EV_SET,		/* admin: deny or allow one EV */
 	/*
-	 * admin: DEV, [SINGLE_PATH], [DATA_DSCP], [CTRL_DSCP], [TXQ_PACKETS],
-	 * [CC_RTT_FROM_BUILD]
+	 * admin: DEV, [PRESET], [SINGLE_PATH], [DATA_DSCP], [CTRL_DSCP],
+	 * [TXQ_PACKETS], [CC_RTT_FROM_BUILD] (PRESET applies first)
 	 */
 	MRC_CTL_CMD_DEV_SET,
 	/* doit: DEV; answer CC_ENABLED, CC_ALGORITHM, CC nest */
@@ -118,7 +118,10 @@ enum mrc_ctl_attr {
 	MRC_CTL_A_CC_ENABLED,
 	MRC_CTL_A_CC_ALGORITHM,		/* string: "uet-1.0-nscc" */
 	MRC_CTL_A_CC,			/* nest of enum mrc_ctl_cc_attr */
-	/* flag: CC_SET starts from the defaults, not the current profile */
+	/*
+	 * flag: CC_SET starts from the CC profile of the device's preset
+	 * (PRESET), not the current profile
+	 */
 	MRC_CTL_A_CC_RESET,
 	MRC_CTL_A_QPN,			/* u32: a local QP number */
 	MRC_CTL_A_DEST_QPN,		/* u32: the peer's QP number */
@@ -130,6 +133,13 @@ enum mrc_ctl_attr {
 	 * included, or from its departure (0, the default)
 	 */
 	MRC_CTL_A_CC_RTT_FROM_BUILD,
+	/*
+	 * string, MRC_CTL_PRESET_*: the named set of values tuned to a
+	 * fabric's time scale (today the CC profile) that DEV_SET applies as
+	 * a whole and DEV_GET reports as the one last applied. CC_SET with
+	 * CC_RESET returns to its CC profile.
+	 */
+	MRC_CTL_A_PRESET,
 	__MRC_CTL_A_MAX,
 };
 
@@ -209,6 +219,11 @@ enum mrc_ctl_cc_attr {
 };
 
 #define MRC_CTL_CC_A_MAX (__MRC_CTL_CC_A_MAX - 1)
+
+/* Presets: real NICs (a new device's), and the emulated lab. */
+#define MRC_CTL_PRESET_NIC	"nic"
+#define MRC_CTL_PRESET_LAB	"lab"
+#define MRC_CTL_PRESET_NAME_MAX	16	/* with the NUL */
 
 /* DSCP codepoints are 6 bits. */
 #define MRC_CTL_DSCP_MAX	63

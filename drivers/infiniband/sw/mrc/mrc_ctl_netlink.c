@@ -84,7 +84,29 @@ static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
 	[MRC_CTL_A_CC_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
 	[MRC_CTL_A_CC] = NLA_POLICY_NESTED(mrc_ctl_cc_policy),
 	[MRC_CTL_A_CC_RESET] = { .type = NLA_FLAG },
+	/* Looked up by the handler, which names the presets it knows. */
+	[MRC_CTL_A_PRESET] = { .type = NLA_NUL_STRING,
+			       .len = MRC_CTL_PRESET_NAME_MAX - 1 },
 };
+
+/* Names of enum mrc_preset, as the uapi spells them. */
+static const char *const mrc_ctl_preset_names[MRC_PRESET_COUNT] = {
+	[MRC_PRESET_NIC] = MRC_CTL_PRESET_NIC,
+	[MRC_PRESET_LAB] = MRC_CTL_PRESET_LAB,
+};
+
+/* The preset @attr names, or -EINVAL. */
+static int mrc_ctl_preset(const struct nlattr *attr,
+			  struct netlink_ext_ack *extack)
+{
+	int i;
+
+	for (i = 0; i < MRC_PRESET_COUNT; i++)
+		if (!nla_strcmp(attr, mrc_ctl_preset_names[i]))
+			return i;
+	NL_SET_ERR_MSG_ATTR(extack, attr, "the presets are nic and lab");
+	return -EINVAL;
+}
 
 /* The named mrc device, with a registration reference, or an ERR_PTR. */
 static struct mrc_dev *mrc_ctl_get_dev(struct nlattr **attrs, struct net *net,
@@ -477,13 +499,18 @@ static int mrc_ctl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **attrs = info->attrs;
 	struct mrc_dev_settings *s;
 	struct mrc_dev *mdev;
-	int err;
+	int err, preset = -1;
 
 	if (!attrs[MRC_CTL_A_SINGLE_PATH] && !attrs[MRC_CTL_A_DATA_DSCP] &&
 	    !attrs[MRC_CTL_A_CTRL_DSCP] && !attrs[MRC_CTL_A_TXQ_PACKETS] &&
-	    !attrs[MRC_CTL_A_CC_RTT_FROM_BUILD]) {
+	    !attrs[MRC_CTL_A_CC_RTT_FROM_BUILD] && !attrs[MRC_CTL_A_PRESET]) {
 		NL_SET_ERR_MSG(extack, "nothing to set");
 		return -EINVAL;
+	}
+	if (attrs[MRC_CTL_A_PRESET]) {
+		preset = mrc_ctl_preset(attrs[MRC_CTL_A_PRESET], extack);
+		if (preset < 0)
+			return preset;
 	}
 	err = mrc_ctl_check_dscp(attrs[MRC_CTL_A_DATA_DSCP], extack);
 	if (!err)
@@ -497,6 +524,9 @@ static int mrc_ctl_dev_set(struct sk_buff *skb, struct genl_info *info)
 	s = &mdev->settings;
 	/* The data path reads these lock-free (mrc_settings.h). */
 	spin_lock_bh(&mdev->settings_lock);
+	/* First, so the other attributes of the request apply on top. */
+	if (preset >= 0)
+		mrc_dev_settings_preset(s, preset);
 	if (attrs[MRC_CTL_A_SINGLE_PATH])
 		WRITE_ONCE(s->single_path,
 			   !!nla_get_u8(attrs[MRC_CTL_A_SINGLE_PATH]));
@@ -545,7 +575,9 @@ static int mrc_ctl_fill_dev(struct sk_buff *msg, struct mrc_dev *mdev,
 	    nla_put_u8(msg, MRC_CTL_A_CTRL_DSCP, s.ctrl_dscp) ||
 	    nla_put_u32(msg, MRC_CTL_A_TXQ_PACKETS, s.txq_packets) ||
 	    nla_put_u8(msg, MRC_CTL_A_CC_RTT_FROM_BUILD, s.cc_rtt_from_build) ||
-	    nla_put_u8(msg, MRC_CTL_A_CC_ENABLED, s.cc_enabled)) {
+	    nla_put_u8(msg, MRC_CTL_A_CC_ENABLED, s.cc_enabled) ||
+	    nla_put_string(msg, MRC_CTL_A_PRESET,
+			   mrc_ctl_preset_names[s.preset])) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -904,8 +936,8 @@ static void mrc_ctl_cc_blame(const struct mrc_nscc_params *p,
 
 /*
  * CC_SET: the attributes given replace those of the current profile (or of
- * the defaults with CC_RESET); the result must pass mrc_nscc_params_check()
- * as a whole, or nothing changes. Generic netlink runs the doits of this
+ * the device preset's with CC_RESET); the result must pass
+ * mrc_nscc_params_check() as a whole, or nothing changes. Generic netlink runs the doits of this
  * family one at a time (no parallel_ops), so two controllers cannot lose
  * each other's changes between the read and the write.
  */
@@ -934,13 +966,12 @@ static int mrc_ctl_cc_set(struct sk_buff *skb, struct genl_info *info)
 	mdev = mrc_ctl_get_dev(attrs, genl_info_net(info), extack);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	if (reset) {
-		mrc_nscc_params_lab(&base);
-	} else {
-		spin_lock_bh(&mdev->settings_lock);
+	spin_lock_bh(&mdev->settings_lock);
+	if (reset)
+		mrc_preset_cc(mdev->settings.preset, &base);
+	else
 		base = mdev->settings.cc;
-		spin_unlock_bh(&mdev->settings_lock);
-	}
+	spin_unlock_bh(&mdev->settings_lock);
 	p = base;
 	for (type = 1; type <= MRC_CTL_CC_A_MAX; type++)
 		if (tb[type] && mrc_ctl_cc_fields[type].size)

@@ -39,9 +39,9 @@
 
 struct workqueue_struct *mrc_wq;
 
-bool mrc_req_cc_default;
+bool mrc_req_cc_default = true;
 module_param_named(cc, mrc_req_cc_default, bool, 0644);
-MODULE_PARM_DESC(cc, "new devices start with NSCC congestion control on (default off; the controller may change it per device)");
+MODULE_PARM_DESC(cc, "new devices start with NSCC congestion control on (default on; the controller may change it per device)");
 
 static void mrc_req_work(struct work_struct *work);
 static void mrc_req_timer(struct timer_list *t);

@@ -27,7 +27,25 @@
 /* ACK, NAK, probe and trimmed headers: the priority class (EF). */
 #define MRC_DSCP_CTRL_DEFAULT	46
 
+/*
+ * Named sets of the values that depend on the fabric's time scale, which a
+ * device starts from and the controller may switch to as a whole
+ * (MRC_CTL_A_PRESET). Documentation/real-nics.rst tables them.
+ */
+enum mrc_preset {
+	/* Real NICs: microsecond round trips, 100-400 Gb/s ports. */
+	MRC_PRESET_NIC,
+	/*
+	 * The emulated lab (QEMU TCG, veth, tc-shaped Mbit/s ports): round
+	 * trips of milliseconds with as much jitter.
+	 */
+	MRC_PRESET_LAB,
+	MRC_PRESET_COUNT,
+};
+
 struct mrc_dev_settings {
+	/* The preset the values below last started from. */
+	u8 preset;
 	/*
 	 * Spraying off: each QP keeps to one EV, chosen by hashing its QPN
 	 * and the peer's QPN, like ECMP does with a flow. For comparisons.
@@ -53,15 +71,39 @@ struct mrc_dev_settings {
 	struct mrc_nscc_params cc;
 };
 
+/* The CC profile of @preset (below MRC_PRESET_COUNT). */
+static inline void mrc_preset_cc(unsigned int preset,
+				 struct mrc_nscc_params *cc)
+{
+	if (preset == MRC_PRESET_LAB)
+		mrc_nscc_params_lab(cc);
+	else
+		mrc_nscc_params_default(cc);
+}
+
+/*
+ * Sets what @preset holds, the CC profile, and keeps the rest: whether CC
+ * runs, spraying and the DSCPs are the operator's choices, not the
+ * fabric's time scale. The caller holds mrc_dev.settings_lock, if the
+ * settings are live.
+ */
+static inline void mrc_dev_settings_preset(struct mrc_dev_settings *s,
+					   unsigned int preset)
+{
+	s->preset = preset;
+	mrc_preset_cc(preset, &s->cc);
+}
+
+/* A new device: the NIC preset, NSCC on. */
 static inline void mrc_dev_settings_default(struct mrc_dev_settings *s)
 {
 	s->single_path = false;
 	s->data_dscp = MRC_DSCP_DATA_DEFAULT;
 	s->ctrl_dscp = MRC_DSCP_CTRL_DEFAULT;
 	s->txq_packets = MRC_TXQ_PACKETS_DEFAULT;
-	s->cc_enabled = false;
+	s->cc_enabled = true;
 	s->cc_rtt_from_build = false;
-	mrc_nscc_params_lab(&s->cc);
+	mrc_dev_settings_preset(s, MRC_PRESET_NIC);
 }
 
 #endif /* MRC_SETTINGS_H */
