@@ -937,9 +937,10 @@ static void mrc_ctl_cc_blame(const struct mrc_nscc_params *p,
 /*
  * CC_SET: the attributes given replace those of the current profile (or of
  * the device preset's with CC_RESET); the result must pass
- * mrc_nscc_params_check() as a whole, or nothing changes. Generic netlink runs the doits of this
- * family one at a time (no parallel_ops), so two controllers cannot lose
- * each other's changes between the read and the write.
+ * mrc_nscc_params_check() as a whole, or nothing changes. Generic netlink
+ * runs the doits of this family one at a time (no parallel_ops), so two
+ * controllers cannot lose each other's changes between the read and the
+ * write.
  */
 static int mrc_ctl_cc_set(struct sk_buff *skb, struct genl_info *info)
 {

@@ -5,9 +5,10 @@
  *
  * Locking: mrc_dev.settings_lock (a spinlock, never held while sleeping)
  * serialises writers and readers of @cc, which is copied whole when a QP
- * goes to RTR. The scalar fields are written under the lock with
- * WRITE_ONCE() and read lock-free with READ_ONCE() on the data path, where
- * an old value for one more packet is harmless.
+ * goes to RTR, and of @preset, which goes with it. The scalar fields are
+ * written under the lock with WRITE_ONCE() and read lock-free with
+ * READ_ONCE() on the data path, where an old value for one more packet is
+ * harmless.
  */
 #ifndef MRC_SETTINGS_H
 #define MRC_SETTINGS_H
