@@ -58,13 +58,16 @@ def put32(b, off, v):
 class Capture:
     """The MRC payloads of IPv4 UDP frames to PEER:PORT leaving IFACE."""
 
-    def __init__(self, iface, peer, port):
+    def __init__(self, iface, peer, port, own_sport):
+        # ETH_P_ALL: a tap of one protocol never sees outgoing frames.
         self.s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
-                               socket.htons(0x0800))
+                               socket.htons(0x0003))
         self.s.bind((iface, 0))
         self.s.setblocking(False)
         self.peer = socket.inet_aton(peer)
         self.port = port
+        # Our own flood leaves by the same port: never a template.
+        self.own_sport = own_sport
         self.templates = []
 
     def drain(self):
@@ -74,13 +77,16 @@ class Capture:
             except BlockingIOError:
                 return
             ip = frame[14:]
-            if len(ip) < 28 or ip[9] != socket.IPPROTO_UDP or \
+            if frame[12:14] != b"\x08\x00" or len(ip) < 28 or \
+                    ip[9] != socket.IPPROTO_UDP or \
                     ip[16:20] != self.peer:
                 continue
             ihl = (ip[0] & 0x0f) * 4
             udp = ip[ihl:]
-            if len(udp) < 8 + 32 or \
-                    struct.unpack_from(">H", udp, 2)[0] != self.port:
+            if len(udp) < 8 + 32:
+                continue
+            sport, dport = struct.unpack_from(">HH", udp, 0)
+            if dport != self.port or sport == self.own_sport:
                 continue
             ulen = struct.unpack_from(">H", udp, 4)[0]
             self.templates.append(bytes(udp[8:ulen]))
@@ -164,8 +170,9 @@ def main(argv):
     iface, peer, port, count, seed = argv[1], argv[2], int(argv[3]), \
         int(argv[4]), int(argv[5])
     rng = random.Random(seed)
-    cap = Capture(iface, peer, port)
     out = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    out.bind(("0.0.0.0", 0))
+    cap = Capture(iface, peer, port, out.getsockname()[1])
     deadline = time.monotonic() + 60
     while not cap.templates and time.monotonic() < deadline:
         time.sleep(0.05)
