@@ -5,7 +5,7 @@
 # argument) on the multi-plane fabric (scripts/mrc-fabric) under traffic
 # whose every byte is checked. h1's tier-0 uplinks take turns, each going
 # down and up every MRC_SOAK_FLAP_MS (default 200, down half of it) for
-# MRC_SOAK_ROUND seconds (default 20), while the integrity test (RC
+# MRC_SOAK_ROUND seconds (default 60), while the integrity test (RC
 # WRITEs, SENDs and READs from h1 to h5, run after run on new QPs) checks
 # every byte. Passes when every flap happened, every run and every byte
 # was intact, no RC QP ended in the error state and the kernel printed no
@@ -22,7 +22,7 @@ FABRIC=$MRC_TOP/scripts/mrc-fabric
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
 FLAPS=${1:-${MRC_SOAK_FLAPS:-10000}}
 FLAP_MS=${MRC_SOAK_FLAP_MS:-200}
-ROUND=${MRC_SOAK_ROUND:-20}
+ROUND=${MRC_SOAK_ROUND:-60}
 # As failover.sh: perftest's default local ACK timeout, 67 ms.
 QP_TIMEOUT=${MRC_SOAK_QP_TIMEOUT:-14}
 [ -x "$INTEGRITY" ] || ktap_skip_all "no $INTEGRITY: run make first"
