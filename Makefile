@@ -100,6 +100,7 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean
 	$(MAKE) -C $(PROVIDER_DIR) clean
 	$(MAKE) -C selftests/unit clean
+	$(MAKE) -C selftests/fuzz clean
 	$(MAKE) -C selftests/mrc clean
 	$(MAKE) -C tools/mrcctl clean
 	$(MAKE) -C tools/trim clean

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Writes the fuzzers' seed corpora from valid encodings, so no binary
+ * corpus is committed:
+ *   gen_seeds wire DIR   one file per opcode (and per SACK word count, and
+ *                        trimmed), each exactly what mrc_encode() writes
+ *                        plus its payload;
+ *   gen_seeds core DIR   step scripts for core_fuzz (see its enum step):
+ *                        traffic with in-order and reordered delivery,
+ *                        losses and timeouts, trims, hostile ACKs, PSNs
+ *                        across the 24-bit wrap.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mrc_wire.h"
+
+static void write_file(const char *dir, const char *name, const u8 *buf,
+		       size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void wire_seed(const char *dir, struct mrc_pkt *pkt, u16 present,
+		      const char *tag)
+{
+	u8 buf[MRC_MAX_HDR_LEN + 256];
+	char name[64];
+	int n;
+
+	n = mrc_encode(buf, sizeof(buf), pkt);
+	if (n < 0 || present > sizeof(buf) - (size_t)n) {
+		fprintf(stderr, "gen_seeds: %s does not encode (%d)\n",
+			mrc_opcode_name(pkt->hdr.opcode), n);
+		exit(1);
+	}
+	memset(buf + n, 0x5a, present);
+	snprintf(name, sizeof(name), "%s-%s", mrc_opcode_name(pkt->hdr.opcode),
+		 tag);
+	write_file(dir, name, buf, (size_t)n + present);
+}
+
+static void gen_wire(const char *dir)
+{
+	struct mrc_pkt p;
+	u8 op;
+	u32 w;
+
+	for (op = 0; op <= MRC_OP_MAX; op++) {
+		if (!mrc_opcode_valid(op))
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.hdr.opcode = op;
+		p.hdr.dqpn = 0x000011;
+		p.hdr.sqpn = 0x000012;
+		p.hdr.psn = op == MRC_OP_PLANE_STATE ||
+			    op == MRC_OP_PLANE_STATE_ACK ? 0 : 0xfffffe;
+		p.hdr.ev = 3;
+		p.hdr.ts = 123456;
+		if (mrc_opcode_has_payload(op)) {
+			p.hdr.payload_len = 64;
+			p.msgh.length = 256;
+			p.msgh.offset = 64;
+		}
+		if (mrc_opcode_ext(op) & (MRC_EXT_ATOMIC | MRC_EXT_ORIG))
+			p.msgh.length = MRC_ATOMIC_OPERAND_LEN;
+		if (op == MRC_OP_READ_REQ)
+			p.msgh.length = 8192;
+		p.raddr.va = 0x7f0000001000ull;
+		p.raddr.rkey = 0x1234;
+		p.qkey = 0x11111111;
+		p.plane_state.seq = 7;
+		p.plane_state.n_planes = 2;
+		p.plane_state.down_mask = 1;
+		p.probe.id = 9;
+		p.probe.ev = 3;
+		if (op == MRC_OP_NAK) {
+			p.ack.syndrome = MRC_NAK_RNR;
+			p.ack.rnr_timer = 5;
+			p.ack.nak_psn = 0xffffff;
+		}
+		p.ack.cum_psn = 0xfffff0;
+		wire_seed(dir, &p, p.hdr.payload_len, "full");
+		if (mrc_opcode_has_payload(op))
+			wire_seed(dir, &p, 10, "trimmed");
+		if (mrc_opcode_ext(op) & MRC_EXT_ACK) {
+			for (w = 1; w <= MRC_SACK_MAX_WORDS; w++) {
+				char tag[16];
+
+				p.ack.sack_words = (u8)w;
+				p.ack.sack[w - 1] = 0xa5a5a5a5a5a5a5a5ull;
+				snprintf(tag, sizeof(tag), "sack%u", w);
+				wire_seed(dir, &p, 0, tag);
+			}
+		}
+	}
+}
+
+/* core_fuzz's configuration bytes and steps (see core_fuzz.c). */
+enum { SEND, DELIVER, RAW, FORGED_ACK, TIME, TIMER, RETRANSMIT, PROBE,
+	PLANE, DENY };
+
+struct script {
+	u8 b[4096];
+	size_t n;
+};
+
+static void put(struct script *s, int n, ...)
+{
+	__builtin_va_list ap;
+	int i;
+
+	__builtin_va_start(ap, n);
+	for (i = 0; i < n && s->n < sizeof(s->b); i++)
+		s->b[s->n++] = (u8)__builtin_va_arg(ap, int);
+	__builtin_va_end(ap);
+}
+
+static void config(struct script *s, u8 n_evs, u8 flags, u32 psn0, u8 reorder,
+		   u8 window, u8 clock)
+{
+	s->n = 0;
+	put(s, 8, n_evs - 1, flags, psn0 >> 16, (psn0 >> 8) & 0xff,
+	    psn0 & 0xff, reorder, window, clock);
+}
+
+static void gen_core(const char *dir)
+{
+	static const u32 starts[] = { 0, 0xfffff0 };
+	struct script s;
+	char name[64];
+	u32 i, k, v;
+
+	for (v = 0; v < 8; v++) {
+		for (k = 0; k < 2; k++) {
+			/* Send a window, deliver it out of order, time out. */
+			config(&s, 4 + v, (u8)(v << 4 | (v & 3)), starts[k], 3,
+			       4, 1);
+			put(&s, 2, SEND, 15);
+			for (i = 0; i < 16; i++)
+				put(&s, 4, DELIVER, 0, (i * 7) % 16,
+				    i % 5 == 0 ? 1 : 2);
+			put(&s, 3, TIME, 0x10, 4);
+			put(&s, 1, TIMER);
+			put(&s, 1, RETRANSMIT);
+			for (i = 0; i < 16; i++)
+				put(&s, 4, DELIVER, 0, i, 2);
+			/* Hostile ACKs: SACK words far ahead, a stale one. */
+			put(&s, 8, FORGED_ACK, 0, 0, 0, 0, 0, 3, 2);
+			put(&s, 8, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0);
+			put(&s, 8, 0, 0, 0xff, 0xff, 0, 0, 0, 0);
+			put(&s, 7, FORGED_ACK, 1, 0, 0, 0, 0, 0);
+			put(&s, 4, 0, 0, 0, 0);
+			put(&s, 4, PROBE, 1, PLANE, 0);
+			put(&s, 4, 1, DENY, 1, 0);
+			put(&s, 2, SEND, 31);
+			put(&s, 3, TIME, 0xff, 12);
+			put(&s, 2, TIMER, RETRANSMIT);
+			snprintf(name, sizeof(name), "traffic-%u-%u", v, k);
+			write_file(dir, name, s.b, s.n);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: gen_seeds wire|core DIR\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "wire"))
+		gen_wire(argv[2]);
+	else if (!strcmp(argv[1], "core"))
+		gen_core(argv[2]);
+	else
+		return 2;
+	return 0;
+}
