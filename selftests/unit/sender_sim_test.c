@@ -27,6 +27,8 @@ struct sim_path {
 	u32 dup_ppm;
 	u32 trim_ppm;
 	u64 fail_at_us;
+	/* Works again from here (SIM_NEVER: stays dead). */
+	u64 recover_at_us;
 };
 
 struct sim_scenario {
@@ -84,6 +86,8 @@ struct sim {
 	u32 rcv_done;
 	u8 delivered[SIM_MAX_PSNS];
 	u64 new_on_dead_after_settle;
+	/* New PSNs per EV once every path works again (recover_at_us). */
+	u64 new_after_recovery[SIM_EVS];
 	u64 overflow;
 	bool bad;
 };
@@ -167,7 +171,8 @@ static void sim_pop(struct sim_event *out)
 
 static bool sim_path_dead(u32 ev)
 {
-	return S.now >= S.sc->path[ev].fail_at_us;
+	return S.now >= S.sc->path[ev].fail_at_us &&
+	       S.now < S.sc->path[ev].recover_at_us;
 }
 
 static u64 sim_trip(u32 ev)
@@ -247,6 +252,10 @@ static void sim_pump(void)
 		    S.sc->path[tx.ev].fail_at_us != SIM_NEVER &&
 		    S.sc->path[tx.ev].fail_at_us + 3000 <= S.now)
 			S.new_on_dead_after_settle++;
+		if (tx.why == MRC_SENDER_NEW && tx.ev < S.sc->n_evs &&
+		    S.sc->path[tx.ev].recover_at_us != SIM_NEVER &&
+		    S.now >= S.sc->path[tx.ev].recover_at_us + 3000)
+			S.new_after_recovery[tx.ev]++;
 		sim_send_data(tx.psn, ev, flags);
 	}
 	while ((probe = mrc_sender_next_probe(&S.snd, S.now)) >= 0) {
@@ -345,7 +354,7 @@ static void sim_run(const struct sim_scenario *sc)
 {
 	struct mrc_sender_params p = {
 		.retry_cnt = sc->retry_cnt, .fixed_cwnd = 64, .mtu = 4096,
-		.ack_interval = 4,
+		.ack_interval = 4, .timer_granularity_us = 1,
 		.rto = { .min_us = 200, .max_us = 200000, .granularity_us = 1,
 			 .initial_us = 1000 },
 	};
@@ -450,6 +459,7 @@ static struct sim_scenario base(const char *name, u64 seed)
 	for (i = 0; i < SIM_EVS; i++) {
 		sc.path[i].delay_us = 10 + 5 * i;
 		sc.path[i].fail_at_us = SIM_NEVER;
+		sc.path[i].recover_at_us = SIM_NEVER;
 	}
 	return sc;
 }
@@ -457,11 +467,8 @@ static struct sim_scenario base(const char *name, u64 seed)
 static void clean_network_delivers_in_order(void)
 {
 	struct sim_scenario sc = base("clean", 1);
-	u32 i;
 
-	/* Equal paths: spraying reorders nothing, so nothing is resent. */
-	for (i = 0; i < sc.n_evs; i++)
-		sc.path[i].delay_us = 10;
+	/* Paths of unequal delays: reordering, which is no loss. */
 	sim_run(&sc);
 	check_all_delivered();
 	CHECK_EQ(S.snd.stats.timeouts, 0);
@@ -518,6 +525,27 @@ static void failed_paths_are_retired(void)
 		CHECK_EQ(S.evs[1].state, MRC_EV_ASSUMED_BAD);
 		CHECK_EQ(S.evs[3].state, MRC_EV_ASSUMED_BAD);
 		CHECK_EQ(S.new_on_dead_after_settle, 0);
+	}
+}
+
+/* A path that fails and comes back is probed back into the spray. */
+static void recovered_path_is_probed_back(void)
+{
+	u64 seed;
+
+	for (seed = 1; seed <= sim_seeds(10) && !ktap_case_failed; seed++) {
+		struct sim_scenario sc = base("path_recovery", seed);
+
+		sc.n_msgs = 8000;
+		sc.path[2].fail_at_us = 1000;
+		sc.path[2].recover_at_us = 3000;
+		sim_run(&sc);
+		check_all_delivered();
+		CHECK(S.now > 7000);
+		CHECK(S.snd.stats.ev_retired >= 1);
+		CHECK(S.evs[2].probes > 0);
+		CHECK_EQ(S.evs[2].state, MRC_EV_GOOD);
+		CHECK(S.new_after_recovery[2] > 0);
 	}
 }
 
@@ -582,10 +610,130 @@ static void dead_network_exhausts_retries(void)
 	}
 }
 
+/* Bad sizes and a full ring are refused with their errno. */
+static void sender_refuses_bad_input(void)
+{
+	struct mrc_sender_params p = {
+		.retry_cnt = 1, .fixed_cwnd = 8, .mtu = 1024, .ack_interval = 4, .timer_granularity_us = 1,
+		.rto = { .min_us = 100, .max_us = 1000, .granularity_us = 1,
+			 .initial_us = 200 },
+	};
+	struct mrc_sender_msg msgs[2];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender s;
+
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 3, NULL, NULL, 0),
+		 -EINVAL);
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 6, msgs, 2, NULL, NULL, 0),
+		 -EINVAL);
+	p.mtu = 0;
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 2, NULL, NULL, 0),
+		 -EINVAL);
+	p.mtu = 1024;
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 2, NULL, NULL, 5), 0);
+	CHECK_EQ(mrc_sender_post(&s, 0, 0), -EINVAL);
+	CHECK_EQ(mrc_sender_post(&s, 1, 0), 0);
+	CHECK_EQ(mrc_sender_post(&s, 1, 1), 1);
+	CHECK_EQ(mrc_sender_post(&s, 1, 2), -ENOSPC);
+}
+
+/*
+ * An ACK beyond what was sent changes nothing; an RNR NAK makes its PSN
+ * go again, as RNR, without an RTO and without blaming the EV.
+ */
+static void sender_invalid_ack_and_rnr(void)
+{
+	struct mrc_sender_params p = {
+		.retry_cnt = 1, .fixed_cwnd = 8, .mtu = 1024, .ack_interval = 4, .timer_granularity_us = 1,
+		.rto = { .min_us = 100, .max_us = 1000, .granularity_us = 1,
+			 .initial_us = 200 },
+	};
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u32 n = 0;
+
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 4, NULL, NULL, 100),
+		 0);
+	CHECK_EQ(mrc_sender_post(&s, 3, 42), 0);
+	while (mrc_sender_next(&s, 10, &tx)) {
+		CHECK_EQ(tx.psn, 100 + n);
+		CHECK_EQ(tx.ev, MRC_TX_NIL);
+		CHECK_EQ(tx.ack_req, n == 2);
+		n++;
+	}
+	CHECK_EQ(n, 3);
+	CHECK_EQ(mrc_sender_on_ack(&s, 20, 104, NULL, 0, 0, false),
+		 MRC_TX_ACK_INVALID);
+	CHECK_EQ(s.stats.acks_invalid, 1);
+	mrc_sender_on_rnr(&s, 20, 101);
+	CHECK(mrc_sender_next(&s, 21, &tx));
+	CHECK_EQ(tx.psn, 101);
+	CHECK_EQ(tx.why, MRC_SENDER_RETX_RNR);
+	CHECK(!mrc_sender_next(&s, 21, &tx));
+	CHECK(!mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(mrc_sender_on_ack(&s, 30, 103, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 42);
+	CHECK_EQ(d.status, MRC_SENDER_ST_OK);
+	CHECK_EQ(s.stats.timeouts, 0);
+}
+
+/* Out of the window is dropped unanswered; behind epsn is a duplicate. */
+static void receiver_window_edges(void)
+{
+	struct mrc_receiver_verdict v;
+	struct mrc_receiver_reply r;
+	struct mrc_receiver rc;
+	u32 last;
+
+	mrc_receiver_init(&rc, 10);
+	mrc_receiver_on_packet(&rc, 10 + MRC_RX_WINDOW, 0, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DROP);
+	CHECK(!v.reply);
+	mrc_receiver_on_packet(&rc, 10, MRC_RECEIVER_F_LAST, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	CHECK(!v.reply);
+	CHECK(mrc_receiver_poll_done(&rc, &last));
+	CHECK_EQ(last, 10);
+	/* A trimmed copy of a PSN already here is just a duplicate. */
+	mrc_receiver_on_packet(&rc, 10, MRC_RECEIVER_F_TRIMMED, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DUPLICATE);
+	CHECK(v.reply && !r.nak_trimmed);
+	CHECK_EQ(r.cum_psn, 11);
+	/* Out of order: held, answered with a SACK, nothing completes. */
+	mrc_receiver_on_packet(&rc, 13, MRC_RECEIVER_F_LAST, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	CHECK(v.reply);
+	CHECK_EQ(r.cum_psn, 11);
+	CHECK_EQ(r.nwords, 1);
+	CHECK_EQ(r.sack[0], 1ull << 62);
+	CHECK(!mrc_receiver_poll_done(&rc, &last));
+	mrc_receiver_on_packet(&rc, 11, MRC_RECEIVER_F_TRIMMED, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_TRIMMED);
+	CHECK(r.nak_trimmed);
+	CHECK_EQ(r.nak_psn, 11);
+	mrc_receiver_on_packet(&rc, 11, 0, &v, &r);
+	mrc_receiver_on_packet(&rc, 12, 0, &v, &r);
+	/* 12 closed the hole: answered though it did not ask. */
+	CHECK(v.reply);
+	CHECK_EQ(r.cum_psn, 14);
+	CHECK(mrc_receiver_poll_done(&rc, &last));
+	CHECK_EQ(last, 13);
+	CHECK(!mrc_receiver_poll_done(&rc, &last));
+}
+
 static const struct ktap_case cases[] = {
+	KTAP_CASE(sender_refuses_bad_input),
+	KTAP_CASE(sender_invalid_ack_and_rnr),
+	KTAP_CASE(receiver_window_edges),
 	KTAP_CASE(clean_network_delivers_in_order),
 	KTAP_CASE(hostile_network_many_seeds),
 	KTAP_CASE(failed_paths_are_retired),
+	KTAP_CASE(recovered_path_is_probed_back),
 	KTAP_CASE(trims_retransmit_without_rto),
 	KTAP_CASE(dead_network_exhausts_retries),
 };

@@ -12,6 +12,38 @@ static bool mrc_sender_pow2(u32 n)
 	return n && !(n & (n - 1));
 }
 
+/*
+ * The EV charge of a loss waits a smoothed RTT (at least two timer ticks)
+ * for a late NAK(trimmed) or the copy itself, and on an EV still
+ * delivering until the copy is an RTO old: on a sprayed QP a loss by the
+ * count rule is weak evidence against its EV.
+ */
+static void mrc_sender_charge_delay(struct mrc_sender *s)
+{
+	u64 srtt = mrc_rto_srtt_us(&s->rto);
+	u64 least = 2ull * s->p.timer_granularity_us;
+
+	if (!s->evs)
+		return;
+	mrc_tx_set_charge_delay(&s->tx, srtt > least ? srtt : least);
+	mrc_tx_set_charge_patience(&s->tx, mrc_rto_us(&s->rto));
+}
+
+/*
+ * Sprayed EVs overtake one another by whatever their queues differ, while
+ * each keeps its own order: a loss needs evidence from its own EV, or an
+ * RTO of age. Refreshed as the RTT moves.
+ */
+static void mrc_sender_path_evidence(struct mrc_sender *s)
+{
+	u64 srtt = mrc_rto_srtt_us(&s->rto);
+	u64 least = s->p.timer_granularity_us;
+
+	mrc_tx_set_path_evidence(&s->tx, true, mrc_rto_us(&s->rto),
+				 srtt > least ? srtt : least);
+	mrc_sender_charge_delay(s);
+}
+
 int mrc_sender_init(struct mrc_sender *s, const struct mrc_sender_params *p,
 		    struct mrc_tx_slot *slots, u32 nslots,
 		    struct mrc_sender_msg *msgs, u32 nmsgs,
@@ -20,7 +52,7 @@ int mrc_sender_init(struct mrc_sender *s, const struct mrc_sender_params *p,
 {
 	memset(s, 0, sizeof(*s));
 	if (!mrc_sender_pow2(nmsgs) || !p->mtu || !p->fixed_cwnd ||
-	    !p->ack_interval)
+	    !p->ack_interval || !p->timer_granularity_us)
 		return -EINVAL;
 	if (!mrc_tx_init(&s->tx, slots, nslots, initial_psn))
 		return -EINVAL;
@@ -30,6 +62,17 @@ int mrc_sender_init(struct mrc_sender *s, const struct mrc_sender_params *p,
 	s->cc = cc;
 	s->msgs = msgs;
 	s->msg_mask = nmsgs - 1;
+	/*
+	 * Sprayed packets overtake one another by about as many as there
+	 * are paths: a hole is a loss only after twice that many later
+	 * deliveries, or every path's jitter would retire paths.
+	 */
+	if (evs)
+		mrc_tx_set_reorder_tolerance(&s->tx, 2 * evs->n_evs);
+	if (evs && evs->n_evs > 1)
+		mrc_sender_path_evidence(s);
+	else
+		mrc_sender_charge_delay(s);
 	return 0;
 }
 
@@ -243,8 +286,13 @@ int mrc_sender_on_ack(struct mrc_sender *s, u64 now, u32 cum_psn,
 	}
 	/* Delivered now: what left the in-flight and lost sets. */
 	pending -= mrc_tx_in_flight(&s->tx) + mrc_tx_lost_count(&s->tx);
-	if (res.rtt_valid)
+	if (res.rtt_valid) {
 		mrc_rto_sample(&s->rto, res.rtt);
+		if (s->tx.path_evidence)
+			mrc_sender_path_evidence(s);
+		else
+			mrc_sender_charge_delay(s);
+	}
 	if (pending) {
 		mrc_rto_on_progress(&s->rto);
 		s->progress_us = now;
@@ -280,7 +328,15 @@ void mrc_sender_on_trim(struct mrc_sender *s, u64 now, u32 psn)
 	const struct mrc_tx_slot *slot;
 	u32 actions;
 
-	if (s->failed || mrc_tx_on_nak_trimmed(&s->tx, psn) != MRC_TX_NAK_MARKED)
+	if (s->failed)
+		return;
+	/*
+	 * The fabric trims: its congestion shows as trims, and EVs through
+	 * unequal queues overtake each other far beyond the reorder
+	 * tolerance, so a loss needs evidence from the EV itself.
+	 */
+	mrc_sender_path_evidence(s);
+	if (mrc_tx_on_nak_trimmed(&s->tx, psn) != MRC_TX_NAK_MARKED)
 		return;
 	if (!s->cc)
 		return;

@@ -48,6 +48,12 @@ struct mrc_sender_params {
 	u32 mtu;
 	/* Every this many packets of a message ask for an ACK (and its last). */
 	u32 ack_interval;
+	/*
+	 * Resolution of the caller's timer, in us (a jiffy for timer_list,
+	 * 1 for an hrtimer): the least reordering window and half the least
+	 * EV charge delay, since no timer can act on a shorter one.
+	 */
+	u32 timer_granularity_us;
 	struct mrc_rto_params rto;
 };
 
