@@ -508,6 +508,7 @@ static void failed_paths_are_retired(void)
 		struct sim_scenario sc = base("path_failure", seed);
 		u32 dead = 0, i;
 
+		sc.cc = seed % 2 == 0;
 		sc.n_msgs = 8000;
 		sc.path[1].fail_at_us = 2000;
 		sc.path[3].fail_at_us = 3000;
@@ -536,6 +537,7 @@ static void recovered_path_is_probed_back(void)
 	for (seed = 1; seed <= sim_seeds(10) && !ktap_case_failed; seed++) {
 		struct sim_scenario sc = base("path_recovery", seed);
 
+		sc.cc = seed % 2 == 0;
 		sc.n_msgs = 8000;
 		sc.path[2].fail_at_us = 1000;
 		sc.path[2].recover_at_us = 3000;
