@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The responder's state machine: see mrc_receiver.h and
+ * Documentation/protocol-core.rst.
+ */
+#include "mrc_receiver.h"
+
+static u64 mrc_receiver_bit(u32 psn)
+{
+	return 1ull << (63 - (psn % MRC_RX_WINDOW) % 64);
+}
+
+static u64 *mrc_receiver_word(struct mrc_receiver *r, u32 psn)
+{
+	return &r->last[(psn % MRC_RX_WINDOW) / 64];
+}
+
+void mrc_receiver_init(struct mrc_receiver *r, u32 initial_psn)
+{
+	memset(r, 0, sizeof(*r));
+	mrc_rx_init(&r->win, initial_psn);
+	r->scan = initial_psn & MRC_PSN_MASK;
+}
+
+static void mrc_receiver_fill(const struct mrc_receiver *r,
+			      struct mrc_receiver_reply *reply)
+{
+	reply->cum_psn = mrc_rx_epsn(&r->win);
+	reply->nwords = mrc_rx_sack(&r->win, reply->sack,
+				    MRC_RX_SACK_MAX_WORDS);
+}
+
+void mrc_receiver_on_packet(struct mrc_receiver *r, u32 psn, u32 flags,
+			    struct mrc_receiver_verdict *v,
+			    struct mrc_receiver_reply *reply)
+{
+	u32 epsn = mrc_rx_epsn(&r->win);
+
+	v->reply = false;
+	reply->nak_trimmed = false;
+	reply->nak_psn = 0;
+	psn &= MRC_PSN_MASK;
+	if (mrc_rx_received(&r->win, psn)) {
+		v->action = MRC_RECEIVER_DUPLICATE;
+		r->stats.duplicates++;
+		goto answer;
+	}
+	if (!mrc_psn_in_window(psn, epsn, MRC_RX_WINDOW)) {
+		v->action = MRC_RECEIVER_DROP;
+		r->stats.dropped++;
+		return;
+	}
+	if (flags & MRC_RECEIVER_F_TRIMMED) {
+		v->action = MRC_RECEIVER_TRIMMED;
+		r->stats.trimmed++;
+		reply->nak_trimmed = true;
+		reply->nak_psn = psn;
+		goto answer;
+	}
+	mrc_rx_accept(&r->win, psn);
+	v->action = MRC_RECEIVER_DELIVER;
+	r->stats.delivered++;
+	if (flags & MRC_RECEIVER_F_LAST)
+		*mrc_receiver_word(r, psn) |= mrc_receiver_bit(psn);
+	/*
+	 * ACK what asks, what arrived out of order, and an in-order packet
+	 * that closed a hole: nothing else would acknowledge the last of a
+	 * sprayed burst to arrive.
+	 */
+	if (!(flags & MRC_RECEIVER_F_ACK_REQ) && psn == epsn &&
+	    mrc_rx_epsn(&r->win) == mrc_psn_add(psn, 1))
+		return;
+answer:
+	v->reply = true;
+	r->stats.acks++;
+	mrc_receiver_fill(r, reply);
+}
+
+bool mrc_receiver_poll_done(struct mrc_receiver *r, u32 *last_psn)
+{
+	u32 epsn = mrc_rx_epsn(&r->win);
+
+	while (r->scan != epsn) {
+		u32 psn = r->scan;
+		u64 *w = mrc_receiver_word(r, psn), bit = mrc_receiver_bit(psn);
+
+		r->scan = mrc_psn_add(psn, 1);
+		if (*w & bit) {
+			*w &= ~bit;
+			*last_psn = psn;
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The requester's state machine: see mrc_sender.h and
+ * Documentation/protocol-core.rst.
+ */
+#include "mrc_sender.h"
+
+#define MRC_SENDER_NS_PER_US	1000ull
+
+static bool mrc_sender_pow2(u32 n)
+{
+	return n && !(n & (n - 1));
+}
+
+/*
+ * The EV charge of a loss waits a smoothed RTT (at least two timer ticks)
+ * for a late NAK(trimmed) or the copy itself, and on an EV still
+ * delivering until the copy is an RTO old: on a sprayed QP a loss by the
+ * count rule is weak evidence against its EV.
+ */
+static void mrc_sender_charge_delay(struct mrc_sender *s)
+{
+	u64 srtt = mrc_rto_srtt_us(&s->rto);
+	u64 least = 2ull * s->p.timer_granularity_us;
+
+	if (!s->evs)
+		return;
+	mrc_tx_set_charge_delay(&s->tx, srtt > least ? srtt : least);
+	mrc_tx_set_charge_patience(&s->tx, mrc_rto_us(&s->rto));
+}
+
+/*
+ * Sprayed EVs overtake one another by whatever their queues differ, while
+ * each keeps its own order: a loss needs evidence from its own EV, or an
+ * RTO of age. Refreshed as the RTT moves.
+ */
+static void mrc_sender_path_evidence(struct mrc_sender *s)
+{
+	u64 srtt = mrc_rto_srtt_us(&s->rto);
+	u64 least = s->p.timer_granularity_us;
+
+	mrc_tx_set_path_evidence(&s->tx, true, mrc_rto_us(&s->rto),
+				 srtt > least ? srtt : least);
+	mrc_sender_charge_delay(s);
+}
+
+int mrc_sender_init(struct mrc_sender *s, const struct mrc_sender_params *p,
+		    struct mrc_tx_slot *slots, u32 nslots,
+		    struct mrc_sender_msg *msgs, u32 nmsgs,
+		    struct mrc_ev_set *evs, struct mrc_nscc *cc,
+		    u32 initial_psn)
+{
+	memset(s, 0, sizeof(*s));
+	if (!mrc_sender_pow2(nmsgs) || !p->mtu || !p->fixed_cwnd ||
+	    !p->ack_interval || !p->timer_granularity_us)
+		return -EINVAL;
+	if (!mrc_tx_init(&s->tx, slots, nslots, initial_psn))
+		return -EINVAL;
+	s->p = *p;
+	mrc_rto_init(&s->rto, &p->rto);
+	s->evs = evs;
+	s->cc = cc;
+	s->msgs = msgs;
+	s->msg_mask = nmsgs - 1;
+	/*
+	 * Sprayed packets overtake one another by about as many as there
+	 * are paths: a hole is a loss only after twice that many later
+	 * deliveries, or every path's jitter would retire paths.
+	 */
+	if (evs)
+		mrc_tx_set_reorder_tolerance(&s->tx, 2 * evs->n_evs);
+	if (evs && evs->n_evs > 1)
+		mrc_sender_path_evidence(s);
+	else
+		mrc_sender_charge_delay(s);
+	return 0;
+}
+
+static struct mrc_sender_msg *mrc_sender_msg(struct mrc_sender *s, u32 idx)
+{
+	return &s->msgs[idx & s->msg_mask];
+}
+
+int mrc_sender_post(struct mrc_sender *s, u32 npkts, u64 cookie)
+{
+	struct mrc_sender_msg *m;
+
+	if (!npkts)
+		return -EINVAL;
+	if (s->posted - s->done > s->msg_mask)
+		return -ENOSPC;
+	m = mrc_sender_msg(s, s->posted);
+	memset(m, 0, sizeof(*m));
+	m->cookie = cookie;
+	m->npkts = npkts;
+	return (int)(s->posted++ & s->msg_mask);
+}
+
+/* The spray choice; @avoid: the EV that lost the PSN, or -1. */
+static u32 mrc_sender_pick(struct mrc_sender *s, int avoid)
+{
+	int ev;
+
+	if (!s->evs)
+		return MRC_TX_NIL;
+	if (avoid < 0 && s->cc_avoid_left) {
+		s->cc_avoid_left--;
+		avoid = (int)s->cc_avoid_ev;
+	}
+	ev = mrc_ev_pick(s->evs, avoid);
+	return ev < 0 ? MRC_TX_NIL : (u32)ev;
+}
+
+static bool mrc_sender_cwnd_open(const struct mrc_sender *s)
+{
+	if (!mrc_tx_can_send(&s->tx))
+		return false;
+	if (s->cc)
+		return mrc_nscc_can_send(s->cc,
+					 mrc_tx_in_flight(&s->tx) * s->p.mtu,
+					 s->p.mtu);
+	return mrc_tx_outstanding(&s->tx) < s->p.fixed_cwnd;
+}
+
+/*
+ * NSCC may cut the window under packets that asked no ACK: one more
+ * packet, asking, keeps the ACK clock going (mrc_tx_unasked_tail()).
+ */
+static bool mrc_sender_window_open(const struct mrc_sender *s)
+{
+	if (mrc_sender_cwnd_open(s))
+		return true;
+	return s->cc && mrc_tx_can_send(&s->tx) && mrc_tx_unasked_tail(&s->tx);
+}
+
+static u8 mrc_sender_why(u8 cause)
+{
+	switch (cause) {
+	case MRC_TX_CAUSE_TRIMMED:
+		return MRC_SENDER_RETX_TRIM;
+	case MRC_TX_CAUSE_TIMEOUT:
+		return MRC_SENDER_RETX_TIMEOUT;
+	case MRC_TX_CAUSE_REORDER:
+		return MRC_SENDER_RETX_LOSS;
+	default:
+		return MRC_SENDER_RETX_RNR;
+	}
+}
+
+static bool mrc_sender_retransmit(struct mrc_sender *s, u64 now,
+				  struct mrc_sender_tx *out)
+{
+	const struct mrc_tx_slot *slot;
+	struct mrc_sender_msg *m;
+	u32 psn;
+
+	if (!mrc_tx_next_to_retransmit(&s->tx, &psn))
+		return false;
+	slot = mrc_tx_slot(&s->tx, psn);
+	out->why = mrc_sender_why(slot->cause);
+	/* Elsewhere than the path that lost it, when there is one. */
+	out->ev = mrc_sender_pick(s, slot->ev < MRC_EV_MAX ? (int)slot->ev : -1);
+	out->psn = psn;
+	out->msg = slot->cookie & s->msg_mask;
+	m = mrc_sender_msg(s, slot->cookie);
+	out->pkt = mrc_psn_distance(m->first_psn, psn);
+	out->ack_req = true;
+	mrc_tx_resend(&s->tx, psn, out->ev, now);
+	mrc_tx_ack_asked(&s->tx, psn);
+	switch (out->why) {
+	case MRC_SENDER_RETX_TRIM:
+		s->stats.retx_trim++;
+		break;
+	case MRC_SENDER_RETX_TIMEOUT:
+		s->stats.retx_timeout++;
+		break;
+	case MRC_SENDER_RETX_LOSS:
+		s->stats.retx_loss++;
+		break;
+	}
+	return true;
+}
+
+bool mrc_sender_next(struct mrc_sender *s, u64 now, struct mrc_sender_tx *out)
+{
+	struct mrc_sender_msg *m;
+	u32 k;
+
+	if (s->failed)
+		return false;
+	if (mrc_sender_retransmit(s, now, out))
+		return true;
+	for (;;) {
+		if (s->sending == s->posted)
+			return false;
+		m = mrc_sender_msg(s, s->sending);
+		if (m->sent < m->npkts)
+			break;
+		s->sending++;
+	}
+	if (!mrc_sender_window_open(s))
+		return false;
+	out->ev = mrc_sender_pick(s, -1);
+	out->psn = mrc_tx_send(&s->tx, out->ev, now, s->sending);
+	if (out->psn == MRC_TX_PSN_NONE)
+		return false;
+	k = m->sent++;
+	if (!k)
+		m->first_psn = out->psn;
+	out->msg = s->sending & s->msg_mask;
+	out->pkt = k;
+	out->why = MRC_SENDER_NEW;
+	/*
+	 * A message's last packet asks for an ACK, as does every
+	 * ack_interval-th and one that fills the window (else, after an
+	 * NSCC cut, nothing would ask until the RTO).
+	 */
+	out->ack_req = k + 1 == m->npkts || (k + 1) % s->p.ack_interval == 0 ||
+		       !mrc_sender_cwnd_open(s);
+	if (out->ack_req)
+		mrc_tx_ack_asked(&s->tx, out->psn);
+	s->stats.sent++;
+	return true;
+}
+
+/* Charges a loss to @ev; counts the EV retired when it went out of use. */
+static void mrc_sender_ev_charge(struct mrc_sender *s, u32 ev, u64 now,
+				 bool timeout)
+{
+	u8 before;
+
+	if (!s->evs || ev >= s->evs->n_evs)
+		return;
+	before = s->evs->evs[ev].state;
+	if (timeout)
+		mrc_ev_on_timeout(s->evs, ev, (u32)now);
+	else
+		mrc_ev_on_loss(s->evs, ev, (u32)now);
+	if ((before == MRC_EV_GOOD || before == MRC_EV_UNKNOWN) &&
+	    s->evs->evs[ev].state == MRC_EV_ASSUMED_BAD)
+		s->stats.ev_retired++;
+}
+
+static void mrc_sender_charge_losses(struct mrc_sender *s,
+				     const struct mrc_tx_ack_result *res,
+				     u64 now)
+{
+	struct mrc_tx_lost due[8];
+	u32 i, n;
+
+	for (i = 0; i < res->lost_reported; i++)
+		if (!res->lost[i].deferred)
+			mrc_sender_ev_charge(s, res->lost[i].ev, now, false);
+	do {
+		n = mrc_tx_due_charges(&s->tx, now, due, 8);
+		for (i = 0; i < n; i++)
+			mrc_sender_ev_charge(s, due[i].ev, now, false);
+	} while (n == 8);
+}
+
+static void mrc_sender_cc_switch(struct mrc_sender *s, u32 ev)
+{
+	if (!s->evs || ev >= s->evs->n_evs)
+		return;
+	s->cc_avoid_ev = ev;
+	s->cc_avoid_left = s->evs->n_evs;
+}
+
+int mrc_sender_on_ack(struct mrc_sender *s, u64 now, u32 cum_psn,
+		      const u64 *sack, unsigned int nwords, u32 ev_echo,
+		      bool ecn)
+{
+	struct mrc_tx_ack_result res;
+	u32 pending, i, actions;
+	u64 delivered;
+	int ret;
+
+	if (s->failed)
+		return MRC_TX_ACK_OK;
+	pending = mrc_tx_in_flight(&s->tx) + mrc_tx_lost_count(&s->tx);
+	ret = mrc_tx_on_ack(&s->tx, cum_psn, sack, nwords, ev_echo, now, &res);
+	if (ret != MRC_TX_ACK_OK) {
+		if (ret == MRC_TX_ACK_INVALID)
+			s->stats.acks_invalid++;
+		return ret;
+	}
+	/* Delivered now: what left the in-flight and lost sets. */
+	pending -= mrc_tx_in_flight(&s->tx) + mrc_tx_lost_count(&s->tx);
+	if (res.rtt_valid) {
+		mrc_rto_sample(&s->rto, res.rtt);
+		if (s->tx.path_evidence)
+			mrc_sender_path_evidence(s);
+		else
+			mrc_sender_charge_delay(s);
+	}
+	if (pending) {
+		mrc_rto_on_progress(&s->rto);
+		s->progress_us = now;
+	}
+	if (s->cc) {
+		delivered = (u64)pending * s->p.mtu;
+		actions = mrc_nscc_on_ack(s->cc, now * MRC_SENDER_NS_PER_US,
+					  res.rtt_valid ?
+					  (res.rtt ? res.rtt : 1) *
+					  MRC_SENDER_NS_PER_US : 0,
+					  delivered > 0xffffffffull ?
+					  0xffffffffu : (u32)delivered, ecn);
+		if (actions & MRC_NSCC_SWITCH_EV)
+			mrc_sender_cc_switch(s, ev_echo);
+	}
+	if (s->evs) {
+		if (ev_echo < s->evs->n_evs)
+			mrc_ev_on_ack(s->evs, ev_echo, 1);
+		mrc_sender_charge_losses(s, &res, now);
+	}
+	for (i = 0; i < res.acked_count; i++) {
+		u32 psn = mrc_psn_add(res.acked_first, i);
+
+		mrc_sender_msg(s, mrc_tx_cookie(&s->tx, psn))->acked++;
+	}
+	if (res.acked_count)
+		s->retries = 0;
+	return ret;
+}
+
+void mrc_sender_on_trim(struct mrc_sender *s, u64 now, u32 psn)
+{
+	const struct mrc_tx_slot *slot;
+	u32 actions;
+
+	if (s->failed)
+		return;
+	/*
+	 * The fabric trims: its congestion shows as trims, and EVs through
+	 * unequal queues overtake each other far beyond the reorder
+	 * tolerance, so a loss needs evidence from the EV itself.
+	 */
+	mrc_sender_path_evidence(s);
+	if (mrc_tx_on_nak_trimmed(&s->tx, psn) != MRC_TX_NAK_MARKED)
+		return;
+	if (!s->cc)
+		return;
+	slot = mrc_tx_slot(&s->tx, psn);
+	actions = mrc_nscc_on_nack(s->cc, now * MRC_SENDER_NS_PER_US, s->p.mtu);
+	if (actions & MRC_NSCC_SWITCH_EV && slot)
+		mrc_sender_cc_switch(s, slot->ev);
+}
+
+void mrc_sender_on_rnr(struct mrc_sender *s, u64 now, u32 psn)
+{
+	(void)now;
+	if (s->failed)
+		return;
+	mrc_tx_on_nak_rnr(&s->tx, psn);
+	s->retries = 0;
+}
+
+/* Losses held for the reordering window that came due at @now. */
+static bool mrc_sender_held_losses(struct mrc_sender *s, u64 now)
+{
+	struct mrc_tx_ack_result res;
+	u64 due;
+	u32 lost;
+
+	if (!mrc_tx_loss_due(&s->tx, &due) || now < due)
+		return false;
+	lost = mrc_tx_detect_losses(&s->tx, now, &res);
+	if (s->evs)
+		mrc_sender_charge_losses(s, &res, now);
+	return lost != 0;
+}
+
+/* The oldest message not yet fully acknowledged fails; the rest flush. */
+static void mrc_sender_fail(struct mrc_sender *s)
+{
+	u32 i;
+
+	for (i = s->done; i != s->posted; i++) {
+		struct mrc_sender_msg *m = mrc_sender_msg(s, i);
+
+		if (m->acked < m->npkts) {
+			m->status = MRC_SENDER_ST_RETRY_EXCEEDED;
+			break;
+		}
+	}
+	s->failed = true;
+}
+
+bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now)
+{
+	u64 rto = mrc_rto_us(&s->rto), sent_at;
+	bool work = false;
+	u32 expired = 0, psn;
+
+	if (s->failed)
+		return false;
+	if (mrc_sender_held_losses(s, now))
+		work = true;
+	/*
+	 * As RFC 6298 (5.3) restarts its timer on every ACK of new data,
+	 * nothing times out while deliveries go on.
+	 */
+	if (now - (s->progress_us < now ? s->progress_us : now) >= rto) {
+		if (mrc_tx_oldest_unacked(&s->tx, &psn, &sent_at) &&
+		    now - sent_at >= rto)
+			mrc_sender_ev_charge(s, mrc_tx_slot(&s->tx, psn)->ev,
+					     now, true);
+		expired = mrc_tx_on_timeout(&s->tx, now, rto);
+	}
+	if (!expired)
+		return work;
+	if (s->cc)
+		mrc_nscc_on_timeout(s->cc, now * MRC_SENDER_NS_PER_US);
+	s->stats.timeouts++;
+	mrc_rto_on_timeout(&s->rto);
+	if (++s->retries > s->p.retry_cnt) {
+		mrc_sender_fail(s);
+		return false;
+	}
+	return true;
+}
+
+void mrc_sender_on_probe_reply(struct mrc_sender *s, u64 now, u32 ev, bool ok)
+{
+	if (s->evs)
+		mrc_ev_probe_result(s->evs, ev, ok, (u32)now);
+}
+
+int mrc_sender_next_probe(struct mrc_sender *s, u64 now)
+{
+	int ev;
+
+	if (!s->evs || s->failed)
+		return -1;
+	ev = mrc_ev_next_probe(s->evs, (u32)now);
+	return ev < 0 ? -1 : ev;
+}
+
+bool mrc_sender_next_timer(const struct mrc_sender *s, u64 now, u64 *due)
+{
+	u64 rto = mrc_rto_us(&s->rto), sent_at, from, loss_due;
+	bool armed = false;
+	u32 psn;
+
+	if (s->failed)
+		return false;
+	if (mrc_tx_oldest_unacked(&s->tx, &psn, &sent_at)) {
+		from = sent_at > s->progress_us ? sent_at : s->progress_us;
+		*due = from + rto;
+		armed = true;
+	}
+	if (mrc_tx_loss_due(&s->tx, &loss_due) &&
+	    (!armed || loss_due < *due)) {
+		*due = loss_due;
+		armed = true;
+	}
+	if (armed && *due < now)
+		*due = now;
+	return armed;
+}
+
+bool mrc_sender_poll_done(struct mrc_sender *s, struct mrc_sender_done *out)
+{
+	struct mrc_sender_msg *m;
+
+	if (s->done == s->posted)
+		return false;
+	m = mrc_sender_msg(s, s->done);
+	if (m->status == MRC_SENDER_ST_OK && m->acked < m->npkts) {
+		if (!s->failed)
+			return false;
+		m->status = MRC_SENDER_ST_FLUSHED;
+	}
+	out->cookie = m->cookie;
+	out->status = m->status;
+	s->done++;
+	if ((s32)(s->sending - s->done) < 0)
+		s->sending = s->done;
+	return true;
+}

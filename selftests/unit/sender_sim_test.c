@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * A small discrete-event network driving a sender core (mrc_sender.c) and
+ * a receiver core (mrc_receiver.c): several EVs, each a path with its own
+ * delay, jitter (reordering), loss, duplication, trimming and a time at
+ * which it fails. Every scenario is seeded; a failing case prints the
+ * scenario and seed to reproduce it. The checks: every message completes
+ * exactly once and in order, every PSN reaches the receiver's upper layer
+ * exactly once, retries exhaust with the right status, a failed path is
+ * retired and traffic moves off it, and trims are resent without an RTO.
+ */
+#include "ktap.h"
+#include "mrc_sender.h"
+#include "mrc_receiver.h"
+
+#define SIM_EVS		8
+#define SIM_SLOTS	256
+#define SIM_MSGS	64
+#define SIM_MAX_PSNS	65536
+#define SIM_MAX_EVENTS	65536
+#define SIM_NEVER	(~0ull)
+
+struct sim_path {
+	u64 delay_us;
+	u64 jitter_us;
+	u32 loss_ppm;
+	u32 dup_ppm;
+	u32 trim_ppm;
+	u64 fail_at_us;
+	/* Works again from here (SIM_NEVER: stays dead). */
+	u64 recover_at_us;
+};
+
+struct sim_scenario {
+	const char *name;
+	u64 seed;
+	u32 n_evs;
+	u32 n_msgs;
+	u32 max_msg_pkts;
+	u32 retry_cnt;
+	bool cc;
+	u64 time_limit_us;
+	struct sim_path path[SIM_EVS];
+};
+
+enum sim_kind { SIM_DATA, SIM_REPLY, SIM_TIMER, SIM_PROBE_RESULT };
+
+struct sim_event {
+	u64 t;
+	u64 order;
+	u8 kind;
+	u32 psn;
+	u32 ev;
+	u32 flags;
+	u64 gen;
+	struct mrc_receiver_reply reply;
+};
+
+struct sim {
+	const struct sim_scenario *sc;
+	u64 rng;
+	u64 now;
+	u64 order;
+	struct sim_event heap[SIM_MAX_EVENTS];
+	u32 n_events;
+	u64 timer_gen;
+	u64 timer_due;
+
+	struct mrc_sender snd;
+	struct mrc_tx_slot slots[SIM_SLOTS];
+	struct mrc_sender_msg msgs[SIM_MSGS];
+	struct mrc_ev_set set;
+	struct mrc_ev evs[SIM_EVS];
+	struct mrc_nscc cc;
+	struct mrc_receiver rcv;
+
+	/* Message k: its size and its first PSN (PSNs start at 0). */
+	u32 msg_pkts[SIM_MAX_PSNS];
+	u32 msg_first[SIM_MAX_PSNS];
+	u32 posted;
+	u32 total_psns;
+	u32 snd_done;
+	u32 snd_ok;
+	u32 snd_retry_exceeded;
+	u32 snd_flushed;
+	u32 rcv_done;
+	u8 delivered[SIM_MAX_PSNS];
+	u64 new_on_dead_after_settle;
+	/* New PSNs per EV once every path works again (recover_at_us). */
+	u64 new_after_recovery[SIM_EVS];
+	u64 overflow;
+	bool bad;
+};
+
+static struct sim S;
+
+static u64 sim_rand(void)
+{
+	/* xorshift64*: the whole run follows from the scenario's seed. */
+	S.rng ^= S.rng >> 12;
+	S.rng ^= S.rng << 25;
+	S.rng ^= S.rng >> 27;
+	return S.rng * 0x2545f4914f6cdd1dull;
+}
+
+static bool sim_chance(u32 ppm)
+{
+	return ppm && sim_rand() % 1000000 < ppm;
+}
+
+static void sim_swap(u32 a, u32 b)
+{
+	struct sim_event t = S.heap[a];
+
+	S.heap[a] = S.heap[b];
+	S.heap[b] = t;
+}
+
+static bool sim_less(u32 a, u32 b)
+{
+	return S.heap[a].t < S.heap[b].t ||
+	       (S.heap[a].t == S.heap[b].t && S.heap[a].order < S.heap[b].order);
+}
+
+static struct sim_event *sim_push(u64 t, u8 kind)
+{
+	u32 i;
+
+	if (S.n_events == SIM_MAX_EVENTS) {
+		S.overflow++;
+		return NULL;
+	}
+	i = S.n_events++;
+	memset(&S.heap[i], 0, sizeof(S.heap[i]));
+	S.heap[i].t = t;
+	S.heap[i].kind = kind;
+	S.heap[i].order = S.order++;
+	return &S.heap[i];
+}
+
+/* Sifts the last pushed event up into place. */
+static void sim_commit(void)
+{
+	u32 i = S.n_events - 1;
+
+	while (i && sim_less(i, (i - 1) / 2)) {
+		sim_swap(i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static void sim_pop(struct sim_event *out)
+{
+	u32 i = 0;
+
+	*out = S.heap[0];
+	S.heap[0] = S.heap[--S.n_events];
+	for (;;) {
+		u32 l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < S.n_events && sim_less(l, m))
+			m = l;
+		if (r < S.n_events && sim_less(r, m))
+			m = r;
+		if (m == i)
+			break;
+		sim_swap(i, m);
+		i = m;
+	}
+}
+
+static bool sim_path_dead(u32 ev)
+{
+	return S.now >= S.sc->path[ev].fail_at_us &&
+	       S.now < S.sc->path[ev].recover_at_us;
+}
+
+static u64 sim_trip(u32 ev)
+{
+	const struct sim_path *p = &S.sc->path[ev];
+
+	return p->delay_us + (p->jitter_us ? sim_rand() % (p->jitter_us + 1) : 0);
+}
+
+/* One packet onto path @ev: lost, trimmed, duplicated as the path says. */
+static void sim_send_data(u32 psn, u32 ev, u32 flags)
+{
+	const struct sim_path *p = &S.sc->path[ev];
+	u32 copies = 1 + sim_chance(p->dup_ppm), i;
+	struct sim_event *e;
+
+	if (sim_path_dead(ev) || sim_chance(p->loss_ppm))
+		return;
+	if (sim_chance(p->trim_ppm))
+		flags |= MRC_RECEIVER_F_TRIMMED;
+	for (i = 0; i < copies; i++) {
+		e = sim_push(S.now + sim_trip(ev), SIM_DATA);
+		if (!e)
+			return;
+		e->psn = psn;
+		e->ev = ev;
+		e->flags = flags;
+		sim_commit();
+	}
+}
+
+static void sim_post_more(void)
+{
+	while (S.posted < S.sc->n_msgs &&
+	       mrc_sender_pending(&S.snd) < SIM_MSGS) {
+		u32 n = 1 + (u32)(sim_rand() % S.sc->max_msg_pkts);
+
+		if (S.total_psns + n > SIM_MAX_PSNS)
+			break;
+		if (mrc_sender_post(&S.snd, n, S.posted) < 0)
+			break;
+		S.msg_pkts[S.posted] = n;
+		S.msg_first[S.posted] = S.total_psns;
+		S.total_psns += n;
+		S.posted++;
+	}
+}
+
+/* Whatever the sender may transmit now goes out; then the timer. */
+static void sim_pump(void)
+{
+	struct mrc_sender_tx tx;
+	u64 due;
+	int probe;
+
+	while (mrc_sender_next(&S.snd, S.now, &tx)) {
+		u32 ev = tx.ev < S.sc->n_evs ? tx.ev : 0;
+		u32 msg = 0, k;
+		u32 flags = tx.ack_req ? MRC_RECEIVER_F_ACK_REQ : 0;
+
+		/* Which message the PSN is: the ring index is checked too. */
+		for (k = S.snd_done; k < S.posted; k++)
+			if (tx.psn >= S.msg_first[k] &&
+			    tx.psn < S.msg_first[k] + S.msg_pkts[k]) {
+				msg = k;
+				break;
+			}
+		if (k == S.posted || (msg & (SIM_MSGS - 1)) != tx.msg ||
+		    tx.psn - S.msg_first[msg] != tx.pkt) {
+			printf("# psn %u handed out for no live message\n",
+			       tx.psn);
+			S.bad = true;
+		}
+		if (tx.pkt + 1 == S.msg_pkts[msg])
+			flags |= MRC_RECEIVER_F_LAST;
+		if (tx.why == MRC_SENDER_NEW && tx.ev < S.sc->n_evs &&
+		    S.sc->path[tx.ev].fail_at_us != SIM_NEVER &&
+		    S.sc->path[tx.ev].fail_at_us + 3000 <= S.now)
+			S.new_on_dead_after_settle++;
+		if (tx.why == MRC_SENDER_NEW && tx.ev < S.sc->n_evs &&
+		    S.sc->path[tx.ev].recover_at_us != SIM_NEVER &&
+		    S.now >= S.sc->path[tx.ev].recover_at_us + 3000)
+			S.new_after_recovery[tx.ev]++;
+		sim_send_data(tx.psn, ev, flags);
+	}
+	while ((probe = mrc_sender_next_probe(&S.snd, S.now)) >= 0) {
+		bool ok = !sim_path_dead((u32)probe);
+		struct sim_event *e;
+
+		e = sim_push(S.now + (ok ? 2 * sim_trip((u32)probe) : 1000),
+			     SIM_PROBE_RESULT);
+		if (!e)
+			break;
+		e->ev = (u32)probe;
+		e->flags = ok;
+		sim_commit();
+	}
+	if (mrc_sender_next_timer(&S.snd, S.now, &due) &&
+	    (due != S.timer_due || !S.timer_gen)) {
+		struct sim_event *e = sim_push(due, SIM_TIMER);
+
+		if (e) {
+			e->gen = ++S.timer_gen;
+			S.timer_due = due;
+			sim_commit();
+		}
+	}
+}
+
+static void sim_receive(const struct sim_event *e)
+{
+	struct mrc_receiver_verdict v;
+	struct sim_event *r;
+	u32 last;
+
+	r = sim_push(0, SIM_REPLY);
+	if (!r)
+		return;
+	mrc_receiver_on_packet(&S.rcv, e->psn, e->flags, &v, &r->reply);
+	if (v.action == MRC_RECEIVER_DELIVER) {
+		if (e->psn >= S.total_psns || S.delivered[e->psn]++) {
+			printf("# psn %u delivered twice or never sent\n",
+			       e->psn);
+			S.bad = true;
+		}
+	}
+	while (mrc_receiver_poll_done(&S.rcv, &last)) {
+		u32 k = S.rcv_done++;
+
+		if (k >= S.posted ||
+		    last != S.msg_first[k] + S.msg_pkts[k] - 1) {
+			printf("# receiver completed psn %u as message %u\n",
+			       last, k);
+			S.bad = true;
+		}
+	}
+	/* The answer goes back on the EV it came on, if that still works. */
+	if (!v.reply || sim_path_dead(e->ev) ||
+	    sim_chance(S.sc->path[e->ev].loss_ppm)) {
+		S.n_events--;
+		return;
+	}
+	r->t = S.now + sim_trip(e->ev);
+	r->ev = e->ev;
+	sim_commit();
+}
+
+/* Takes the sender's completions: each once, in posting order. */
+static void sim_take_done(void)
+{
+	struct mrc_sender_done d;
+
+	while (mrc_sender_poll_done(&S.snd, &d)) {
+		if (d.cookie != S.snd_done) {
+			printf("# message %llu completed as number %u\n",
+			       (unsigned long long)d.cookie, S.snd_done);
+			S.bad = true;
+		}
+		S.snd_done++;
+		if (d.status == MRC_SENDER_ST_OK)
+			S.snd_ok++;
+		else if (d.status == MRC_SENDER_ST_RETRY_EXCEEDED)
+			S.snd_retry_exceeded++;
+		else
+			S.snd_flushed++;
+	}
+}
+
+static void sim_reply(const struct sim_event *e)
+{
+	if (e->reply.nak_trimmed)
+		mrc_sender_on_trim(&S.snd, S.now, e->reply.nak_psn);
+	mrc_sender_on_ack(&S.snd, S.now, e->reply.cum_psn, e->reply.sack,
+			  e->reply.nwords, e->ev, false);
+	sim_take_done();
+}
+
+static void sim_run(const struct sim_scenario *sc)
+{
+	struct mrc_sender_params p = {
+		.retry_cnt = sc->retry_cnt, .fixed_cwnd = 64, .mtu = 4096,
+		.ack_interval = 4, .timer_granularity_us = 1,
+		.rto = { .min_us = 200, .max_us = 200000, .granularity_us = 1,
+			 .initial_us = 1000 },
+	};
+	struct mrc_ev_desc descs[SIM_EVS];
+	struct mrc_ev_params evp;
+	struct mrc_nscc_params ccp;
+	struct sim_event e;
+	u32 i;
+
+	memset(&S, 0, sizeof(S));
+	S.sc = sc;
+	S.rng = sc->seed ? sc->seed : 1;
+	memset(descs, 0, sizeof(descs));
+	for (i = 0; i < sc->n_evs; i++)
+		descs[i].path.udp_sport = (u16)(49152 + i);
+	mrc_ev_params_default(&evp);
+	CHECK_EQ(mrc_ev_set_init(&S.set, S.evs, sc->n_evs, 1, descs, &evp), 0);
+	mrc_nscc_params_default(&ccp);
+	if (sc->cc)
+		CHECK_EQ(mrc_nscc_init(&S.cc, &ccp), 0);
+	CHECK_EQ(mrc_sender_init(&S.snd, &p, S.slots, SIM_SLOTS, S.msgs,
+				 SIM_MSGS, &S.set, sc->cc ? &S.cc : NULL, 0), 0);
+	mrc_receiver_init(&S.rcv, 0);
+	sim_post_more();
+	sim_pump();
+	while (S.n_events && !S.bad) {
+		sim_pop(&e);
+		if (e.t > sc->time_limit_us)
+			break;
+		S.now = e.t;
+		switch (e.kind) {
+		case SIM_DATA:
+			sim_receive(&e);
+			break;
+		case SIM_REPLY:
+			sim_reply(&e);
+			break;
+		case SIM_TIMER:
+			if (e.gen != S.timer_gen)
+				break;
+			S.timer_gen = 0;
+			mrc_sender_on_timeout(&S.snd, S.now);
+			sim_take_done();
+			break;
+		case SIM_PROBE_RESULT:
+			mrc_sender_on_probe_reply(&S.snd, S.now, e.ev, e.flags);
+			break;
+		}
+		sim_post_more();
+		sim_pump();
+	}
+	sim_take_done();
+	if (S.bad || S.overflow || ktap_case_failed)
+		printf("# reproduce: scenario %s seed %llu evs %u msgs %u",
+		       sc->name, (unsigned long long)sc->seed, sc->n_evs,
+		       sc->n_msgs);
+	if (S.bad || S.overflow || ktap_case_failed)
+		printf(" max_pkts %u retry %u cc %d\n", sc->max_msg_pkts,
+		       sc->retry_cnt, sc->cc);
+	CHECK(!S.bad);
+	CHECK_EQ(S.overflow, 0);
+}
+
+/* Every message completed once, in order, every PSN delivered once. */
+static void check_all_delivered(void)
+{
+	u32 i, missing = 0;
+
+	CHECK_EQ(S.posted, S.sc->n_msgs);
+	CHECK_EQ(S.snd_done, S.posted);
+	CHECK_EQ(S.snd_ok, S.posted);
+	CHECK_EQ(S.rcv_done, S.posted);
+	for (i = 0; i < S.total_psns; i++)
+		missing += S.delivered[i] != 1;
+	CHECK_EQ(missing, 0);
+}
+
+/*
+ * Seeds per randomised case: MRC_SIM_SEEDS overrides the default, for a
+ * longer hunt than the unit run's few seconds.
+ */
+static u64 sim_seeds(u64 dflt)
+{
+	const char *env = getenv("MRC_SIM_SEEDS");
+
+	return env && strtoull(env, NULL, 0) ? strtoull(env, NULL, 0) : dflt;
+}
+
+static struct sim_scenario base(const char *name, u64 seed)
+{
+	struct sim_scenario sc;
+	u32 i;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.name = name;
+	sc.seed = seed;
+	sc.n_evs = 4;
+	sc.n_msgs = 400;
+	sc.max_msg_pkts = 8;
+	sc.retry_cnt = 7;
+	sc.time_limit_us = 20000000;
+	for (i = 0; i < SIM_EVS; i++) {
+		sc.path[i].delay_us = 10 + 5 * i;
+		sc.path[i].fail_at_us = SIM_NEVER;
+		sc.path[i].recover_at_us = SIM_NEVER;
+	}
+	return sc;
+}
+
+static void clean_network_delivers_in_order(void)
+{
+	struct sim_scenario sc = base("clean", 1);
+
+	/* Paths of unequal delays: reordering, which is no loss. */
+	sim_run(&sc);
+	check_all_delivered();
+	CHECK_EQ(S.snd.stats.timeouts, 0);
+	CHECK_EQ(S.snd.stats.retx_loss + S.snd.stats.retx_trim, 0);
+}
+
+/* Loss, reordering, duplication and trims on every path, many seeds. */
+static void hostile_network_many_seeds(void)
+{
+	u64 seed;
+	u32 i;
+
+	for (seed = 1; seed <= sim_seeds(40) && !ktap_case_failed; seed++) {
+		struct sim_scenario sc = base("hostile", seed);
+
+		sc.cc = seed % 2 == 0;
+		for (i = 0; i < sc.n_evs; i++) {
+			sc.path[i].jitter_us = 40;
+			sc.path[i].loss_ppm = 20000;
+			sc.path[i].dup_ppm = 20000;
+			sc.path[i].trim_ppm = 30000;
+		}
+		sim_run(&sc);
+		check_all_delivered();
+		CHECK(S.snd.stats.retx_loss + S.snd.stats.retx_timeout > 0);
+		CHECK(S.snd.stats.retx_trim > 0);
+		CHECK(S.rcv.stats.duplicates > 0);
+	}
+}
+
+/* Two of four paths die mid-run: retired, and new traffic leaves them. */
+static void failed_paths_are_retired(void)
+{
+	u64 seed;
+
+	for (seed = 1; seed <= sim_seeds(10) && !ktap_case_failed; seed++) {
+		struct sim_scenario sc = base("path_failure", seed);
+		u32 dead = 0, i;
+
+		sc.cc = seed % 2 == 0;
+		sc.n_msgs = 8000;
+		sc.path[1].fail_at_us = 2000;
+		sc.path[3].fail_at_us = 3000;
+		sim_run(&sc);
+		check_all_delivered();
+		/* Long enough after the failures to see where traffic went. */
+		CHECK(S.now > 6000);
+		if (S.now <= 6000)
+			printf("# ran until %llu us only\n",
+			       (unsigned long long)S.now);
+		CHECK(S.snd.stats.ev_retired >= 2);
+		for (i = 0; i < sc.n_evs; i++)
+			dead += S.evs[i].state == MRC_EV_ASSUMED_BAD;
+		CHECK_EQ(dead, 2);
+		CHECK_EQ(S.evs[1].state, MRC_EV_ASSUMED_BAD);
+		CHECK_EQ(S.evs[3].state, MRC_EV_ASSUMED_BAD);
+		CHECK_EQ(S.new_on_dead_after_settle, 0);
+	}
+}
+
+/* A path that fails and comes back is probed back into the spray. */
+static void recovered_path_is_probed_back(void)
+{
+	u64 seed;
+
+	for (seed = 1; seed <= sim_seeds(10) && !ktap_case_failed; seed++) {
+		struct sim_scenario sc = base("path_recovery", seed);
+
+		sc.cc = seed % 2 == 0;
+		sc.n_msgs = 8000;
+		sc.path[2].fail_at_us = 1000;
+		sc.path[2].recover_at_us = 3000;
+		sim_run(&sc);
+		check_all_delivered();
+		CHECK(S.now > 7000);
+		CHECK(S.snd.stats.ev_retired >= 1);
+		CHECK(S.evs[2].probes > 0);
+		CHECK_EQ(S.evs[2].state, MRC_EV_GOOD);
+		CHECK(S.new_after_recovery[2] > 0);
+	}
+}
+
+/* Trims alone: every one resent on its NAK, none waits for the RTO. */
+static void trims_retransmit_without_rto(void)
+{
+	u64 seed;
+	u32 i;
+
+	for (seed = 1; seed <= sim_seeds(10) && !ktap_case_failed; seed++) {
+		struct sim_scenario sc = base("trim", seed);
+
+		for (i = 0; i < sc.n_evs; i++) {
+			sc.path[i].trim_ppm = 100000;
+			sc.path[i].jitter_us = 3;
+		}
+		sim_run(&sc);
+		check_all_delivered();
+		CHECK(S.snd.stats.retx_trim > 0);
+		CHECK_EQ(S.snd.stats.timeouts, 0);
+		CHECK_EQ(S.snd.stats.retx_timeout, 0);
+		CHECK(S.rcv.stats.trimmed >= S.snd.stats.retx_trim);
+	}
+}
+
+/*
+ * Every path dies at 5 ms: the oldest unfinished message fails with
+ * retry-exceeded after retry_cnt + 1 timeouts, the rest are flushed,
+ * those finished before stay finished, and nothing completes twice.
+ */
+static void dead_network_exhausts_retries(void)
+{
+	u32 retry;
+
+	for (retry = 0; retry <= 7 && !ktap_case_failed; retry += 7) {
+		struct sim_scenario sc = base("dead_network", 3 + retry);
+		u32 i;
+
+		sc.retry_cnt = retry;
+		sc.n_msgs = 2000;
+		for (i = 0; i < sc.n_evs; i++)
+			sc.path[i].fail_at_us = 5000;
+		sim_run(&sc);
+		CHECK(S.snd.failed);
+		CHECK_EQ(S.snd.stats.timeouts, retry + 1);
+		CHECK_EQ(S.snd_retry_exceeded, 1);
+		CHECK(S.snd_ok > 0);
+		CHECK_EQ(S.snd_ok + S.snd_retry_exceeded + S.snd_flushed,
+			 S.snd_done);
+		CHECK_EQ(S.snd_done, S.posted);
+		/* Delivered messages whose ACKs died with the paths fail too. */
+		CHECK(S.rcv_done >= S.snd_ok);
+		CHECK(S.rcv_done <= S.snd_ok + 1 + S.snd_flushed);
+		/* Nothing left to do: no timer, nothing to send. */
+		{
+			struct mrc_sender_tx tx;
+			u64 due;
+
+			CHECK(!mrc_sender_next(&S.snd, S.now, &tx));
+			CHECK(!mrc_sender_next_timer(&S.snd, S.now, &due));
+		}
+	}
+}
+
+/* Bad sizes and a full ring are refused with their errno. */
+static void sender_refuses_bad_input(void)
+{
+	struct mrc_sender_params p = {
+		.retry_cnt = 1, .fixed_cwnd = 8, .mtu = 1024, .ack_interval = 4, .timer_granularity_us = 1,
+		.rto = { .min_us = 100, .max_us = 1000, .granularity_us = 1,
+			 .initial_us = 200 },
+	};
+	struct mrc_sender_msg msgs[2];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender s;
+
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 3, NULL, NULL, 0),
+		 -EINVAL);
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 6, msgs, 2, NULL, NULL, 0),
+		 -EINVAL);
+	p.mtu = 0;
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 2, NULL, NULL, 0),
+		 -EINVAL);
+	p.mtu = 1024;
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 2, NULL, NULL, 5), 0);
+	CHECK_EQ(mrc_sender_post(&s, 0, 0), -EINVAL);
+	CHECK_EQ(mrc_sender_post(&s, 1, 0), 0);
+	CHECK_EQ(mrc_sender_post(&s, 1, 1), 1);
+	CHECK_EQ(mrc_sender_post(&s, 1, 2), -ENOSPC);
+}
+
+/*
+ * An ACK beyond what was sent changes nothing; an RNR NAK makes its PSN
+ * go again, as RNR, without an RTO and without blaming the EV.
+ */
+static void sender_invalid_ack_and_rnr(void)
+{
+	struct mrc_sender_params p = {
+		.retry_cnt = 1, .fixed_cwnd = 8, .mtu = 1024, .ack_interval = 4, .timer_granularity_us = 1,
+		.rto = { .min_us = 100, .max_us = 1000, .granularity_us = 1,
+			 .initial_us = 200 },
+	};
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u32 n = 0;
+
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 4, NULL, NULL, 100),
+		 0);
+	CHECK_EQ(mrc_sender_post(&s, 3, 42), 0);
+	while (mrc_sender_next(&s, 10, &tx)) {
+		CHECK_EQ(tx.psn, 100 + n);
+		CHECK_EQ(tx.ev, MRC_TX_NIL);
+		CHECK_EQ(tx.ack_req, n == 2);
+		n++;
+	}
+	CHECK_EQ(n, 3);
+	CHECK_EQ(mrc_sender_on_ack(&s, 20, 104, NULL, 0, 0, false),
+		 MRC_TX_ACK_INVALID);
+	CHECK_EQ(s.stats.acks_invalid, 1);
+	mrc_sender_on_rnr(&s, 20, 101);
+	CHECK(mrc_sender_next(&s, 21, &tx));
+	CHECK_EQ(tx.psn, 101);
+	CHECK_EQ(tx.why, MRC_SENDER_RETX_RNR);
+	CHECK(!mrc_sender_next(&s, 21, &tx));
+	CHECK(!mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(mrc_sender_on_ack(&s, 30, 103, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 42);
+	CHECK_EQ(d.status, MRC_SENDER_ST_OK);
+	CHECK_EQ(s.stats.timeouts, 0);
+}
+
+/* Out of the window is dropped unanswered; behind epsn is a duplicate. */
+static void receiver_window_edges(void)
+{
+	struct mrc_receiver_verdict v;
+	struct mrc_receiver_reply r;
+	struct mrc_receiver rc;
+	u32 last;
+
+	mrc_receiver_init(&rc, 10);
+	mrc_receiver_on_packet(&rc, 10 + MRC_RX_WINDOW, 0, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DROP);
+	CHECK(!v.reply);
+	mrc_receiver_on_packet(&rc, 10, MRC_RECEIVER_F_LAST, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	CHECK(!v.reply);
+	CHECK(mrc_receiver_poll_done(&rc, &last));
+	CHECK_EQ(last, 10);
+	/* A trimmed copy of a PSN already here is just a duplicate. */
+	mrc_receiver_on_packet(&rc, 10, MRC_RECEIVER_F_TRIMMED, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DUPLICATE);
+	CHECK(v.reply && !r.nak_trimmed);
+	CHECK_EQ(r.cum_psn, 11);
+	/* Out of order: held, answered with a SACK, nothing completes. */
+	mrc_receiver_on_packet(&rc, 13, MRC_RECEIVER_F_LAST, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	CHECK(v.reply);
+	CHECK_EQ(r.cum_psn, 11);
+	CHECK_EQ(r.nwords, 1);
+	CHECK_EQ(r.sack[0], 1ull << 62);
+	CHECK(!mrc_receiver_poll_done(&rc, &last));
+	mrc_receiver_on_packet(&rc, 11, MRC_RECEIVER_F_TRIMMED, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_TRIMMED);
+	CHECK(r.nak_trimmed);
+	CHECK_EQ(r.nak_psn, 11);
+	mrc_receiver_on_packet(&rc, 11, 0, &v, &r);
+	mrc_receiver_on_packet(&rc, 12, 0, &v, &r);
+	/* 12 closed the hole: answered though it did not ask. */
+	CHECK(v.reply);
+	CHECK_EQ(r.cum_psn, 14);
+	CHECK(mrc_receiver_poll_done(&rc, &last));
+	CHECK_EQ(last, 13);
+	CHECK(!mrc_receiver_poll_done(&rc, &last));
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE(sender_refuses_bad_input),
+	KTAP_CASE(sender_invalid_ack_and_rnr),
+	KTAP_CASE(receiver_window_edges),
+	KTAP_CASE(clean_network_delivers_in_order),
+	KTAP_CASE(hostile_network_many_seeds),
+	KTAP_CASE(failed_paths_are_retired),
+	KTAP_CASE(recovered_path_is_probed_back),
+	KTAP_CASE(trims_retransmit_without_rto),
+	KTAP_CASE(dead_network_exhausts_retries),
+};
+
+KTAP_MAIN("mrc_sender_sim", cases)
