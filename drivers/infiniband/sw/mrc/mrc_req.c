@@ -904,6 +904,7 @@ static bool mrc_req_run(struct mrc_qp *qp)
 		more = mrc_req_fill(qp, &out);
 		sent += skb_queue_len(&out);
 		spin_unlock_bh(&qp->lock);
+		mrc_qp_notify(qp);
 		mrc_req_transmit(qp, &out);
 		spin_lock_bh(&qp->lock);
 	} while (req->send_again && !more && sent < MRC_REQ_BURST &&
@@ -1274,6 +1275,7 @@ static void mrc_req_timer(struct timer_list *t)
 		mrc_req_rearm_timer(qp, now);
 out:
 	spin_unlock_bh(&qp->lock);
+	mrc_qp_notify(qp);
 	if (kick)
 		mrc_req_kick(qp);
 }
@@ -1772,6 +1774,7 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 	}
 out:
 	spin_unlock_bh(&qp->lock);
+	mrc_qp_notify(qp);
 	if (kick)
 		mrc_req_kick(qp);
 }
