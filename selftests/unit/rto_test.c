@@ -176,6 +176,29 @@ static u32 lcg(u32 *s)
 	return *s >> 8;
 }
 
+/*
+ * A fabric's microsecond round trips with a microsecond timer (the
+ * requester's hrtimer): the RTO follows the RTT down to a few microseconds
+ * over it, where a tick's granularity (4 ms at HZ=250) would have set it.
+ */
+static void microsecond_rtt_microsecond_rto(void)
+{
+	/* timeout attribute 1: T = 8 us, the RTO within [T, 4 T] */
+	struct mrc_rto_params p = params(8, 32, 1, 8);
+	struct mrc_rto r;
+	u32 seed = 7;
+	int i;
+
+	mrc_rto_init(&r, &p);
+	for (i = 0; i < 100; i++)
+		mrc_rto_sample(&r, 9 + lcg(&seed) % 3);
+	CHECK(mrc_rto_srtt_us(&r) >= 9 && mrc_rto_srtt_us(&r) <= 11);
+	CHECK(mrc_rto_us(&r) >= mrc_rto_srtt_us(&r) + 1);
+	CHECK(mrc_rto_us(&r) <= 2 * mrc_rto_srtt_us(&r));
+	mrc_rto_on_timeout(&r);
+	CHECK(mrc_rto_us(&r) <= 32);
+}
+
 static void noisy_rtt_few_spurious(void)
 {
 	struct mrc_rto_params p = params(1000, 4000000, 4000, 67108);
@@ -206,6 +229,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(later_samples_rfc6298),
 	KTAP_CASE(steady_rtt_converges),
 	KTAP_CASE(granularity_is_least_margin),
+	KTAP_CASE(microsecond_rtt_microsecond_rto),
 	KTAP_CASE(bounds_hold),
 	KTAP_CASE(backoff_doubles_and_caps),
 	KTAP_CASE(new_bounds_keep_estimate),

@@ -27,6 +27,13 @@
  *	in softirq under rcu_read_lock(), finds the device on its namespace's
  *	RCU list and holds an ib_device reference (ib_device_try_get()) while
  *	it handles the packet. Per-CPU counters need no lock.
+ * QPs (mrc_qp.h): qp->lock is a softirq-context lock (verbs take it with
+ *	irqsave, the data path with _bh); never taken in a hard IRQ handler.
+ *	Order: qp->lock -> srq->lock -> cq->lock; mdev->qps' xarray lock is a
+ *	leaf that mrc_qp_get() takes for its lookup. No ULP callback
+ *	(comp_handler, QP, SRQ, CQ or device events) is called under any lock
+ *	of ours: completions record the handlers due and the poster runs them
+ *	after unlocking (mrc_cq.h).
  * Memory regions (mrc_mr.h): mrs.xa's own lock serialises allocating and
  *	freeing key indices (process context); key lookups take no lock
  *	(RCU plus a reference per MR). No lock of ours is taken in

@@ -14,6 +14,7 @@
 
 #include <linux/mm.h>
 #include <linux/netdevice.h>
+#include <linux/hrtimer.h>
 #include <linux/rcupdate.h>
 #include <linux/timer.h>
 #include <net/genetlink.h>
@@ -60,6 +61,17 @@ static inline int timer_delete_sync(struct timer_list *timer)
 #ifndef MRC_HAVE_TIMER_CONTAINER_OF
 #define timer_container_of(var, callback_timer, timer_fieldname) \
 	from_timer(var, callback_timer, timer_fieldname)
+#endif
+
+/* hrtimer_setup() (6.13) sets the callback that hrtimer_init() left. */
+#ifndef MRC_HAVE_HRTIMER_SETUP
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*function)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+}
 #endif
 
 /*

@@ -37,32 +37,22 @@ static void mrc_wc_to_user(struct mrc_cqe *cqe, const struct ib_wc *wc)
 	cqe->wc.port_num = wc->port_num;
 }
 
-static void mrc_cq_overflow(struct mrc_cq *cq)
-{
-	struct ib_event event = {
-		.device = cq->ibcq.device,
-		.element.cq = &cq->ibcq,
-		.event = IB_EVENT_CQ_ERR,
-	};
-
-	if (cq->ibcq.event_handler)
-		cq->ibcq.event_handler(&event, cq->ibcq.cq_context);
-}
+/* The handlers a completion made due; run by mrc_cq_notify(). */
+#define MRC_CQ_DUE_COMP		BIT(0)
+#define MRC_CQ_DUE_ERR		BIT(1)
 
 int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited)
 {
-	bool notify = false, overflow = false;
 	unsigned long flags;
 	void *slot;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	if (cq->overflowed || mrc_ring_free(&cq->ring, cq->produced) <= 0) {
 		/* Report once: the CQ is broken until destroyed. */
-		overflow = !cq->overflowed;
+		if (!cq->overflowed)
+			WRITE_ONCE(cq->due, cq->due | MRC_CQ_DUE_ERR);
 		cq->overflowed = true;
 		spin_unlock_irqrestore(&cq->lock, flags);
-		if (overflow)
-			mrc_cq_overflow(cq);
 		return -ENOSPC;
 	}
 
@@ -76,13 +66,34 @@ int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited)
 	if (cq->notify == IB_CQ_NEXT_COMP ||
 	    (cq->notify == IB_CQ_SOLICITED && solicited)) {
 		cq->notify = 0;
-		notify = true;
+		WRITE_ONCE(cq->due, cq->due | MRC_CQ_DUE_COMP);
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
-
-	if (notify && cq->ibcq.comp_handler)
-		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 	return 0;
+}
+
+void mrc_cq_notify(struct mrc_cq *cq)
+{
+	struct ib_event event = {
+		.device = cq->ibcq.device,
+		.element.cq = &cq->ibcq,
+		.event = IB_EVENT_CQ_ERR,
+	};
+	unsigned long flags;
+	u8 due;
+
+	/* Whoever sets a due bit calls us after it: a stale 0 loses nothing. */
+	if (!READ_ONCE(cq->due))
+		return;
+	spin_lock_irqsave(&cq->lock, flags);
+	due = cq->due;
+	WRITE_ONCE(cq->due, 0);
+	spin_unlock_irqrestore(&cq->lock, flags);
+
+	if (due & MRC_CQ_DUE_ERR && cq->ibcq.event_handler)
+		cq->ibcq.event_handler(&event, cq->ibcq.cq_context);
+	if (due & MRC_CQ_DUE_COMP && cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 }
 
 static int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,

@@ -23,15 +23,21 @@
 #define MRC_SEND_WQE_HDR	sizeof(struct mrc_send_wqe)
 #define MRC_RECV_WQE_HDR	sizeof(struct mrc_recv_wqe)
 
+/*
+ * Under the table's lock, not RCU: ib_core frees the QP as soon as
+ * destroy_qp returns, with no grace period, so the reference must be taken
+ * while the entry cannot be erased (mrc_qp.h, Lifetime).
+ */
 struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn)
 {
+	unsigned long flags;
 	struct mrc_qp *qp;
 
-	rcu_read_lock();
+	xa_lock_irqsave(&mdev->qps, flags);
 	qp = xa_load(&mdev->qps, qpn);
 	if (qp && !refcount_inc_not_zero(&qp->refs))
 		qp = NULL;
-	rcu_read_unlock();
+	xa_unlock_irqrestore(&mdev->qps, flags);
 	return qp;
 }
 
@@ -39,6 +45,13 @@ void mrc_qp_put(struct mrc_qp *qp)
 {
 	if (refcount_dec_and_test(&qp->refs))
 		complete(&qp->unreferenced);
+}
+
+void mrc_qp_notify(struct mrc_qp *qp)
+{
+	mrc_cq_notify(to_mrc_cq(qp->ibqp.send_cq));
+	if (qp->ibqp.recv_cq != qp->ibqp.send_cq)
+		mrc_cq_notify(to_mrc_cq(qp->ibqp.recv_cq));
 }
 
 static bool mrc_qp_has_rq(struct mrc_qp *qp)
@@ -555,6 +568,7 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	}
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
+	mrc_qp_notify(qp);
 
 	if (sq_drained)
 		mrc_qp_event(qp, IB_EVENT_SQ_DRAINED);
@@ -760,6 +774,7 @@ static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		kick = true;
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
+	mrc_qp_notify(qp);
 	if (kick)
 		mrc_qp_doorbell(qp);
 	return err;
@@ -789,6 +804,7 @@ static int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		if (qp->state == IB_QPS_ERR)
 			mrc_flush_rq(qp);
 		spin_unlock_irqrestore(&qp->lock, flags);
+		mrc_qp_notify(qp);
 		return 0;
 	}
 
@@ -806,6 +822,7 @@ static int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		mrc_flush_rq(qp);
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
+	mrc_qp_notify(qp);
 	return err;
 }
 

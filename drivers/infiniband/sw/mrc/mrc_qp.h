@@ -10,16 +10,30 @@
  * completes; the slots in between are owned by the kernel.
  *
  * qp->lock (spinlock) guards the state, the stored attributes, the queue
- * indices and the requester and responder state. The verbs take it with
- * irqsave (kernel ULPs may post from any context); the data path, which
- * sends packets, with spin_lock_bh() or, in softirq, spin_lock(): the IP
- * output path must not run with hard IRQs disabled (mrc_xmit.h).
+ * indices and the requester and responder state. Its context is softirq:
+ * every holder has bottom halves off, and no hard IRQ handler takes it.
+ * The data path, which sends packets, takes it with spin_lock_bh() or, in
+ * softirq, spin_lock(): the IP output path must not run with hard IRQs
+ * disabled (mrc_xmit.h). The verbs take it with irqsave only because a
+ * kernel ULP may call them with IRQs disabled (under its own irqsave lock);
+ * that is the same context, as IRQs off implies BHs off. Kernel ULPs may
+ * therefore post from process or softirq context, with or without IRQs
+ * disabled, but not from a hard IRQ handler, which could interrupt a
+ * holder on its own CPU.
  * Completions are posted to CQs with qp->lock held; lock order:
- * qp->lock -> srq->lock -> cq->lock.
+ * qp->lock -> srq->lock -> cq->lock. No ULP callback runs under any of
+ * them: completion handlers run from mrc_qp_notify() and QP, SRQ and CQ
+ * events are raised after the lock is dropped (mrc_cq.h).
  *
  * Lifetime: a QP is in mdev->qps from creation until destroy, where it is
- * removed first; RCU readers (the receive path) take a reference with
- * mrc_qp_get() and destroy waits for all references to go.
+ * removed first. Lookups (the receive path, netlink, debugfs, the plane
+ * work) take a reference with mrc_qp_get() under the table's lock, so that
+ * the erase in destroy orders them: a lookup before it holds a reference,
+ * which destroy waits for; one after it finds nothing. RCU cannot be used:
+ * ib_core frees the QP as soon as destroy_qp returns, with no grace period,
+ * and a synchronize_rcu() per destroy would cost milliseconds per QP when a
+ * process tearing down thousands of QPs exits. The lock is a short irqsave
+ * leaf, taken once per received packet.
  */
 #ifndef MRC_QP_H
 #define MRC_QP_H
@@ -120,7 +134,13 @@ enum ib_wc_opcode mrc_send_wc_opcode(u32 wr_opcode);
 /* Payload bytes per packet: the path MTU capped by the port's active MTU. */
 u32 mrc_qp_payload_mtu(struct mrc_qp *qp);
 
-/* The QP with @qpn and a reference on it, or NULL. Callable under RCU. */
+/*
+ * Runs the completion handlers of the QP's CQs that became due while
+ * qp->lock was held; called after dropping it (mrc_cq.h).
+ */
+void mrc_qp_notify(struct mrc_qp *qp);
+
+/* The QP with @qpn and a reference on it, or NULL. Any context. */
 struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);
 void mrc_qp_put(struct mrc_qp *qp);
 

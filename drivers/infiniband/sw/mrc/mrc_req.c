@@ -6,7 +6,10 @@
  *
  * Context: the send work runs on mrc_wq, and a user QP's doorbell runs the
  * same code in the posting task (mrc_req_run()); ACKs and responses arrive
- * in softirq (mrc_req_rcv()); the retransmission timer is a timer_list.
+ * in softirq (mrc_req_rcv()); the retransmission timer is an hrtimer that
+ * expires in softirq (HRTIMER_MODE_REL_SOFT), so its resolution is the
+ * clock's, microseconds, not a jiffy, and its callback runs in the same
+ * context as the ACK path's.
  * All of them take qp->lock with BHs disabled. Only the ones that build
  * data packets (mrc_req_run()) transmit, after releasing the lock, and only
  * one of them at a time per QP (req->sending, mrc_req.h); the ACK path and
@@ -44,7 +47,7 @@ module_param_named(cc, mrc_req_cc_default, bool, 0644);
 MODULE_PARM_DESC(cc, "new devices start with NSCC congestion control on (default on; the controller may change it per device)");
 
 static void mrc_req_work(struct work_struct *work);
-static void mrc_req_timer(struct timer_list *t);
+static enum hrtimer_restart mrc_req_timer(struct hrtimer *t);
 
 int mrc_req_module_init(void)
 {
@@ -60,6 +63,16 @@ void mrc_req_module_exit(void)
 static u64 mrc_now(void)
 {
 	return div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
+
+/*
+ * The retransmission timer's resolution: the RTO's least margin over the
+ * smoothed RTT and the least reordering window. A microsecond with high
+ * resolution timers; a tick without them.
+ */
+static u64 mrc_req_timer_granularity_us(void)
+{
+	return max_t(u64, div_u64(hrtimer_resolution, NSEC_PER_USEC), 1);
 }
 
 /* The IB RNR timer encoding, in microseconds. */
@@ -91,7 +104,7 @@ static void mrc_req_rto_bounds(struct mrc_qp *qp)
 	struct mrc_rto_params p = {
 		.min_us = attr,
 		.max_us = MRC_REQ_RTO_MAX_FACTOR * attr,
-		.granularity_us = jiffies_to_usecs(1),
+		.granularity_us = mrc_req_timer_granularity_us(),
 		.initial_us = attr,
 	};
 
@@ -127,7 +140,8 @@ int mrc_req_init(struct mrc_qp *qp)
 
 	/* First: the error path's mrc_req_cleanup() stops both. */
 	INIT_WORK(&req->work, mrc_req_work);
-	timer_setup(&req->timer, mrc_req_timer, 0);
+	hrtimer_setup(&req->timer, mrc_req_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_SOFT);
 	req->entries = kvcalloc(qp->sq.num_slots, sizeof(*req->entries),
 				GFP_KERNEL);
 	req->slots = kvcalloc(MRC_REQ_WINDOW, sizeof(*req->slots), GFP_KERNEL);
@@ -163,10 +177,14 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 		spin_lock_bh(&qp->lock);
 		req->stopping = true;
 		spin_unlock_bh(&qp->lock);
-		/* The work may re-arm the timer and the timer queue the work. */
-		timer_delete_sync(&req->timer);
+		/*
+		 * The work may re-arm the timer and the timer queue the work;
+		 * with stopping set neither does any more. hrtimer_cancel()
+		 * waits for a callback that is running.
+		 */
+		hrtimer_cancel(&req->timer);
 		cancel_work_sync(&req->work);
-		timer_delete_sync(&req->timer);
+		hrtimer_cancel(&req->timer);
 		mrc_req_free_read_maps(qp);
 	}
 	/*
@@ -194,8 +212,13 @@ void mrc_req_kick(struct mrc_qp *qp)
 /* Sets the timer @delay_us from @now, remembering when it is due. */
 static void mrc_req_set_timer(struct mrc_qp *qp, u64 now, u64 delay_us)
 {
+	if (qp->req.stopping)
+		return;
+	/* Never 0: a callback re-arming itself runs again in a later pass. */
+	delay_us = max(delay_us, mrc_req_timer_granularity_us());
 	qp->req.timer_due_us = now + delay_us;
-	mod_timer(&qp->req.timer, jiffies + usecs_to_jiffies(delay_us) + 1);
+	hrtimer_start(&qp->req.timer, ns_to_ktime(delay_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_SOFT);
 }
 
 /*
@@ -208,7 +231,7 @@ static void mrc_req_timer_by(struct mrc_qp *qp, u64 now, u64 due)
 	struct mrc_req_state *req = &qp->req;
 
 	if (req->stopping ||
-	    (timer_pending(&req->timer) && req->timer_due_us <= due))
+	    (hrtimer_is_queued(&req->timer) && req->timer_due_us <= due))
 		return;
 	mrc_req_set_timer(qp, now, due > now ? due - now : 0);
 }
@@ -217,7 +240,7 @@ static void mrc_req_arm_timer(struct mrc_qp *qp)
 {
 	u64 rto = mrc_req_rto_us(qp);
 
-	if (rto && !qp->req.stopping && !timer_pending(&qp->req.timer))
+	if (rto && !qp->req.stopping && !hrtimer_is_queued(&qp->req.timer))
 		mrc_req_set_timer(qp, mrc_now(), rto);
 }
 
@@ -904,6 +927,7 @@ static bool mrc_req_run(struct mrc_qp *qp)
 		more = mrc_req_fill(qp, &out);
 		sent += skb_queue_len(&out);
 		spin_unlock_bh(&qp->lock);
+		mrc_qp_notify(qp);
 		mrc_req_transmit(qp, &out);
 		spin_lock_bh(&qp->lock);
 	} while (req->send_again && !more && sent < MRC_REQ_BURST &&
@@ -1193,9 +1217,9 @@ static bool mrc_req_held_losses(struct mrc_qp *qp, u64 now)
 	return lost != 0;
 }
 
-static void mrc_req_timer(struct timer_list *t)
+static enum hrtimer_restart mrc_req_timer(struct hrtimer *t)
 {
-	struct mrc_qp *qp = timer_container_of(qp, t, req.timer);
+	struct mrc_qp *qp = container_of(t, struct mrc_qp, req.timer);
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_req_state *req = &qp->req;
 	u64 now = mrc_now(), rto;
@@ -1225,13 +1249,13 @@ static void mrc_req_timer(struct timer_list *t)
 	/*
 	 * A timer that fires far later than it was due says this host did
 	 * not run us (an overloaded emulator, a softirq storm): the ACKs may
-	 * be waiting in our own receive queues. Look again a jiffy later,
+	 * be waiting in our own receive queues. Look again a tick later,
 	 * once they are processed, rather than blame the network.
 	 */
 	if (now > req->timer_due_us +
 		  max_t(u64, rto / 4, 3 * jiffies_to_usecs(1))) {
 		mrc_stats_inc(mdev, MRC_CNT_TIMER_LATE);
-		mrc_req_set_timer(qp, now, 0);
+		mrc_req_set_timer(qp, now, jiffies_to_usecs(1));
 		goto out;
 	}
 	/*
@@ -1274,8 +1298,10 @@ static void mrc_req_timer(struct timer_list *t)
 		mrc_req_rearm_timer(qp, now);
 out:
 	spin_unlock_bh(&qp->lock);
+	mrc_qp_notify(qp);
 	if (kick)
 		mrc_req_kick(qp);
+	return HRTIMER_NORESTART;
 }
 
 void mrc_req_prepare(struct mrc_qp *qp)
@@ -1525,8 +1551,8 @@ static enum ib_wc_status mrc_nak_status(u8 syndrome)
 
 /*
  * The least reordering window of path evidence (mrc_tx_reorder_window()):
- * the smoothed RTT, and at least one jiffy, the resolution of the timer
- * that re-runs the loss rule. The tracker's own window, a quarter of the
+ * the smoothed RTT, and at least the resolution of the timer that re-runs
+ * the loss rule. The tracker's own window, a quarter of the
  * least RTT (RACK's), fits a fabric whose reordering is a fraction of its
  * fastest round trip; a soft device's return path also reorders by CPU
  * scheduling (a NAK and an ACK sent by different CPUs, queued in
@@ -1538,18 +1564,20 @@ static enum ib_wc_status mrc_nak_status(u8 syndrome)
  */
 static u64 mrc_req_reorder_floor_us(struct mrc_qp *qp)
 {
-	return max_t(u64, jiffies_to_usecs(1), mrc_rto_srtt_us(&qp->req.rto));
+	return max_t(u64, mrc_req_timer_granularity_us(),
+		     mrc_rto_srtt_us(&qp->req.rto));
 }
 
 /*
  * How long the EV charge of a loss the rule declared waits for a late
  * NAK(trimmed) or for the copy's own late arrival
- * (mrc_tx_set_charge_delay()): a smoothed RTT, at least two jiffies. The
+ * (mrc_tx_set_charge_delay()): a smoothed RTT, at least two timer
+ * resolutions. The
  * retransmission goes at once; only the path verdict waits.
  */
 static u64 mrc_req_charge_delay_us(struct mrc_qp *qp)
 {
-	return max_t(u64, 2 * jiffies_to_usecs(1),
+	return max_t(u64, 2 * mrc_req_timer_granularity_us(),
 		     mrc_rto_srtt_us(&qp->req.rto));
 }
 
@@ -1772,6 +1800,7 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 	}
 out:
 	spin_unlock_bh(&qp->lock);
+	mrc_qp_notify(qp);
 	if (kick)
 		mrc_req_kick(qp);
 }

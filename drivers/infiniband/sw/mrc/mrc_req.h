@@ -16,7 +16,7 @@
 #ifndef MRC_REQ_H
 #define MRC_REQ_H
 
-#include <linux/timer.h>
+#include <linux/hrtimer.h>
 #include <linux/workqueue.h>
 #include <rdma/mrc-abi.h>
 
@@ -123,7 +123,7 @@ struct mrc_req_state {
 	int cc_avoid_ev;		/* ECN/trim: new packets skip it ... */
 	u32 cc_avoid_left;		/* ... for this many more picks */
 	struct work_struct work;
-	struct timer_list timer;
+	struct hrtimer timer;
 	bool started;			/* tracker initialised at RTS */
 	bool stopping;			/* destroy: no more work or timers */
 	bool sending;			/* a context is transmitting */

@@ -282,6 +282,7 @@ static void mrc_resp_finish(struct mrc_resp_ctx *ctx)
 {
 	struct sk_buff *skb;
 
+	mrc_qp_notify(ctx->qp);
 	while ((skb = __skb_dequeue(&ctx->txq)))
 		mrc_qp_send_packet(ctx->qp, skb);
 	if (ctx->srq_event)

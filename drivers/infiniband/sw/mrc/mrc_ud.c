@@ -283,6 +283,7 @@ static void mrc_ud_send_work(struct work_struct *work)
 		}
 	}
 	spin_unlock_bh(&qp->lock);
+	mrc_qp_notify(qp);
 
 	for (i = 0; i < n; i++)
 		mrc_net_xmit(mdev, tx[i].skb, &tx[i].av.saddr,
@@ -534,6 +535,7 @@ void mrc_ud_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 	if (wc.status != IB_WC_SUCCESS)
 		mrc_qp_error(qp);
 	spin_unlock(&qp->lock);
+	mrc_qp_notify(qp);
 	if (srq_event)
 		mrc_ud_srq_event(qp->ibqp.srq);
 	return;
