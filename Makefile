@@ -34,7 +34,10 @@ all: module provider tools unit
 help:
 	@sed -n 's/^#   //p' Makefile
 
+# The core's boundary first: a core file that reaches for the kernel fails
+# the build (scripts/core-lint).
 module:
+	@scripts/core-lint >/dev/null || { scripts/core-lint; exit 1; }
 	@test -e $(KDIR)/Makefile || { \
 		echo "error: no kernel build tree at KDIR=$(KDIR)"; \
 		echo "  run 'make deps', or set KDIR=/lib/modules/\$$(uname -r)/build"; \
@@ -75,6 +78,7 @@ bench-fabric: deps
 	@scripts/bench-fabric
 
 lint:
+	@scripts/core-lint
 	@scripts/lint
 
 install: install-module install-provider install-tools
