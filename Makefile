@@ -9,6 +9,7 @@
 #   make check      deps, build, then every test: unit, lint, lab kselftests
 #   make install    on a real host: module, provider, libibverbs config
 #   make C=1        also runs sparse over the module
+#   make include-graph  the module's include and call graph and its cycles
 
 # Where we are when invoked as a kbuild external module (M=...), kbuild reads
 # Kbuild, not this file; everything below is for the user-facing targets.
@@ -27,7 +28,7 @@ DESTDIR ?=
 
 .PHONY: all module provider tools unit deps check check-unit check-lab lint demo \
 	install install-module install-provider install-tools clean help \
-	bench-fabric
+	bench-fabric include-graph
 
 all: module provider tools unit
 
@@ -76,6 +77,9 @@ demo: deps
 bench-fabric: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/bench-fabric
+
+include-graph:
+	@scripts/include-graph
 
 lint:
 	@scripts/core-lint
