@@ -9,6 +9,7 @@
 #   make check      deps, build, then every test: unit, lint, lab kselftests
 #   make install    on a real host: module, provider, libibverbs config
 #   make C=1        also runs sparse over the module
+#   make include-graph  the module's include and call graph and its cycles
 
 # Where we are when invoked as a kbuild external module (M=...), kbuild reads
 # Kbuild, not this file; everything below is for the user-facing targets.
@@ -27,14 +28,17 @@ DESTDIR ?=
 
 .PHONY: all module provider tools unit deps check check-unit check-lab lint demo \
 	install install-module install-provider install-tools clean help \
-	bench-fabric
+	bench-fabric include-graph
 
 all: module provider tools unit
 
 help:
 	@sed -n 's/^#   //p' Makefile
 
+# The core's boundary first: a core file that reaches for the kernel fails
+# the build (scripts/core-lint).
 module:
+	@scripts/core-lint >/dev/null || { scripts/core-lint; exit 1; }
 	@test -e $(KDIR)/Makefile || { \
 		echo "error: no kernel build tree at KDIR=$(KDIR)"; \
 		echo "  run 'make deps', or set KDIR=/lib/modules/\$$(uname -r)/build"; \
@@ -74,7 +78,11 @@ bench-fabric: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/bench-fabric
 
+include-graph:
+	@scripts/include-graph
+
 lint:
+	@scripts/core-lint
 	@scripts/lint
 
 install: install-module install-provider install-tools

@@ -10,7 +10,7 @@
 static struct mrc_ev_value srv6_ev(const char *addr, u8 plane)
 {
 	struct mrc_ev_value ev = { .plane = plane,
-				   .format = MRC_CTL_EV_FMT_SRV6 };
+				   .format = MRC_EV_FMT_SRV6 };
 
 	if (inet_pton(AF_INET6, addr, ev.srv6) != 1)
 		abort();
@@ -19,7 +19,7 @@ static struct mrc_ev_value srv6_ev(const char *addr, u8 plane)
 
 static void explicit_values_are_checked(void)
 {
-	struct mrc_ev_value udp = { .format = MRC_CTL_EV_FMT_UDP,
+	struct mrc_ev_value udp = { .format = MRC_EV_FMT_UDP,
 				    .udp_sport = 49152 };
 	struct mrc_ev_value ev;
 
@@ -49,39 +49,39 @@ static void malformed_fields_are_refused(void)
 	struct mrc_ev_field f = { .width = 8, .max = 3, .mask = 0x03 };
 	u32 count = 77;
 
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_UDP, &f, 1, &count), 0);
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_UDP, &f, 1, &count), 0);
 	CHECK_EQ(count, 4);
 
 	f.width = 0;
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_UDP, &f, 1, &count),
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_UDP, &f, 1, &count),
 		 -EINVAL);
 	f.width = 33;
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_SRV6, &f, 1, &count),
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_SRV6, &f, 1, &count),
 		 -EINVAL);
 	/* 17 bits do not fit a UDP port; they fit an IPv6 address. */
 	f.width = 17;
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_UDP, &f, 1, &count),
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_UDP, &f, 1, &count),
 		 -EINVAL);
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_SRV6, &f, 1, &count), 0);
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_SRV6, &f, 1, &count), 0);
 	f.width = 8;
 	f.init = 0x100;				/* wider than its field */
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_UDP, &f, 1, &count),
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_UDP, &f, 1, &count),
 		 -EINVAL);
 	f.init = 0;
 	f.mask = 0x05;				/* not one run of bits */
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_UDP, &f, 1, &count),
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_UDP, &f, 1, &count),
 		 -EINVAL);
 	f.mask = 0x0c;
 	f.max = 4;				/* needs 3 bits, mask has 2 */
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_UDP, &f, 1, &count),
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_UDP, &f, 1, &count),
 		 -EINVAL);
 	f.max = 3;
 	f.min = 4;				/* min > max */
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_UDP, &f, 1, &count),
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_UDP, &f, 1, &count),
 		 -EINVAL);
 	f.min = 0;
 	CHECK_EQ(mrc_ev_fields_check(7, &f, 1, &count), -EINVAL);
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_UDP, &f, 0, &count),
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_UDP, &f, 0, &count),
 		 -EINVAL);
 }
 
@@ -96,12 +96,12 @@ static void too_many_values_are_refused(void)
 				     .mask = 0xffffffff };
 	u32 count;
 
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_SRV6, two, 2, &count),
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_SRV6, two, 2, &count),
 		 -E2BIG);
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_SRV6, &huge, 1, &count),
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_SRV6, &huge, 1, &count),
 		 -E2BIG);
 	two[1].max = 31;
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_SRV6, two, 2, &count), 0);
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_SRV6, two, 2, &count), 0);
 	CHECK_EQ(count, 1024);
 }
 
@@ -119,21 +119,21 @@ static void srv6_fields_pack_from_the_top(void)
 	struct mrc_ev_value ev = { .plane = 5 }, want;
 	u32 count;
 
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_SRV6, fields,
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_SRV6, fields,
 				     ARRAY_LEN(fields), &count), 0);
 	CHECK_EQ(count, 6);
 
-	mrc_ev_generate(MRC_CTL_EV_FMT_SRV6, fields, ARRAY_LEN(fields), 0,
+	mrc_ev_generate(MRC_EV_FMT_SRV6, fields, ARRAY_LEN(fields), 0,
 			&ev);
 	want = srv6_ev("fc00:0:101:200:300::", 5);
 	CHECK(mrc_ev_value_equal(&ev, &want));
 
 	/* The last field varies fastest. */
-	mrc_ev_generate(MRC_CTL_EV_FMT_SRV6, fields, ARRAY_LEN(fields), 2,
+	mrc_ev_generate(MRC_EV_FMT_SRV6, fields, ARRAY_LEN(fields), 2,
 			&ev);
 	want = srv6_ev("fc00:0:101:202:300::", 5);
 	CHECK(mrc_ev_value_equal(&ev, &want));
-	mrc_ev_generate(MRC_CTL_EV_FMT_SRV6, fields, ARRAY_LEN(fields), 3,
+	mrc_ev_generate(MRC_EV_FMT_SRV6, fields, ARRAY_LEN(fields), 3,
 			&ev);
 	want = srv6_ev("fc00:0:102:200:300::", 5);
 	CHECK(mrc_ev_value_equal(&ev, &want));
@@ -151,12 +151,12 @@ static void udp_fields_fill_the_low_bits(void)
 	u32 count, i;
 	int seen[256] = { 0 };
 
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_UDP, fields, 2, &count),
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_UDP, fields, 2, &count),
 		 0);
 	CHECK_EQ(count, 64);
 	for (i = 0; i < count; i++) {
-		mrc_ev_generate(MRC_CTL_EV_FMT_UDP, fields, 2, i, &ev);
-		CHECK_EQ(ev.format, MRC_CTL_EV_FMT_UDP);
+		mrc_ev_generate(MRC_EV_FMT_UDP, fields, 2, i, &ev);
+		CHECK_EQ(ev.format, MRC_EV_FMT_UDP);
 		CHECK(ev.udp_sport >= 0xc0 && ev.udp_sport <= 0xff);
 		if (ev.udp_sport < 256)
 			seen[ev.udp_sport]++;
@@ -174,11 +174,11 @@ static void mask_keeps_fixed_bits(void)
 	struct mrc_ev_value ev;
 	u32 count;
 
-	CHECK_EQ(mrc_ev_fields_check(MRC_CTL_EV_FMT_UDP, &f, 1, &count), 0);
+	CHECK_EQ(mrc_ev_fields_check(MRC_EV_FMT_UDP, &f, 1, &count), 0);
 	CHECK_EQ(count, 2);
-	mrc_ev_generate(MRC_CTL_EV_FMT_UDP, &f, 1, 0, &ev);
+	mrc_ev_generate(MRC_EV_FMT_UDP, &f, 1, 0, &ev);
 	CHECK_EQ(ev.udp_sport, 0xa2);
-	mrc_ev_generate(MRC_CTL_EV_FMT_UDP, &f, 1, 1, &ev);
+	mrc_ev_generate(MRC_EV_FMT_UDP, &f, 1, 1, &ev);
 	CHECK_EQ(ev.udp_sport, 0xa3);
 }
 
@@ -193,14 +193,14 @@ static void equality_needs_plane_format_and_value(void)
 	b = srv6_ev("fc00:0:2::", 0);
 	CHECK(!mrc_ev_value_equal(&a, &b));
 	b = a;
-	b.format = MRC_CTL_EV_FMT_UDP;
+	b.format = MRC_EV_FMT_UDP;
 	CHECK(!mrc_ev_value_equal(&a, &b));
 }
 
 static void containers_become_switch_usids(void)
 {
 	struct mrc_ev_value ev = srv6_ev("fc00:0:100:200:300:2::", 1);
-	struct mrc_ev_value udp = { .format = MRC_CTL_EV_FMT_UDP,
+	struct mrc_ev_value udp = { .format = MRC_EV_FMT_UDP,
 				    .udp_sport = 0xc001 };
 	struct mrc_ev_path path;
 	u8 final[16], other[16];

@@ -265,6 +265,52 @@ static void header_lengths_match_the_tables(void)
 	CHECK_EQ(mrc_pkt_hdr_len(&p), 68);
 }
 
+/*
+ * Every opcode has exactly one destination (responder, requester, UD QP or
+ * the paths), and the finer classes agree with the rest of the table: the
+ * dispatch in mrc_recv.c and the ECN marking in mrc_xmit.c rely on this.
+ */
+static void opcode_classes(void)
+{
+	const u8 where = MRC_OPC_REQUEST | MRC_OPC_RESPONSE |
+			 MRC_OPC_DATAGRAM | MRC_OPC_PATH;
+	u8 buf[MRC_BASE_HDR_LEN] = { MRC_WIRE_VERSION << MRC_VERSION_SHIFT };
+	u32 psn;
+
+	for (u32 op = 0; op < 256; op++) {
+		u8 c = mrc_opcode_class((u8)op);
+		u8 dest = c & where;
+
+		buf[1] = (u8)op;
+		CHECK_EQ(mrc_peek_request_psn(buf, sizeof(buf), &psn),
+			 !!(c & MRC_OPC_REQUEST));
+		if (!mrc_opcode_valid((u8)op)) {
+			CHECK_EQ(c, 0);
+			continue;
+		}
+		/* One destination bit, no more. */
+		CHECK(dest && !(dest & (dest - 1)));
+		CHECK_EQ(mrc_opcode_is((u8)op, c), true);
+		if (c & (MRC_OPC_RD_ATOMIC | MRC_OPC_CONSUMES_RECV))
+			CHECK(c & MRC_OPC_REQUEST);
+		if (c & MRC_OPC_RD_ATOMIC)
+			CHECK(!mrc_opcode_has_payload((u8)op));
+		if (c & MRC_OPC_DATA)
+			CHECK(mrc_opcode_has_payload((u8)op) &&
+			      !(c & MRC_OPC_DATAGRAM));
+		if (c & MRC_OPC_CONSUMES_RECV)
+			CHECK(c & MRC_OPC_DATA);
+		if (c & MRC_OPC_DATAGRAM)
+			CHECK(!(mrc_opcode_flags((u8)op) & MRC_F_ACK_REQ));
+	}
+	CHECK(mrc_opcode_is(MRC_OP_WRITE_IMM, MRC_OPC_CONSUMES_RECV));
+	CHECK(!mrc_opcode_is(MRC_OP_WRITE, MRC_OPC_CONSUMES_RECV));
+	CHECK(mrc_opcode_is(MRC_OP_ATOMIC_FETCH_ADD, MRC_OPC_RD_ATOMIC));
+	CHECK(!mrc_opcode_is(MRC_OP_ATOMIC_RESP, MRC_OPC_RD_ATOMIC));
+	CHECK(mrc_opcode_is(MRC_OP_READ_RESP, MRC_OPC_DATA));
+	CHECK(mrc_opcode_is(MRC_OP_PLANE_STATE_ACK, MRC_OPC_PATH));
+}
+
 static void opcode_table(void)
 {
 	int valid = 0;
@@ -1564,6 +1610,7 @@ static void peek_request_psn(void)
 static const struct ktap_case cases[] = {
 	KTAP_CASE(header_lengths_match_the_tables),
 	KTAP_CASE(opcode_table),
+	KTAP_CASE(opcode_classes),
 	KTAP_CASE(roundtrip_every_opcode),
 	KTAP_CASE(golden_write),
 	KTAP_CASE(golden_ack_with_sack),

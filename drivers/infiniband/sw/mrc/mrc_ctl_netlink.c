@@ -1291,3 +1291,9 @@ void mrc_ctl_netlink_exit(void)
 static_assert(MRC_EV_PROFILE_MAX_PLANES == MRC_EV_MAX_PLANES);
 /* The uapi's DSCP bound is the settings'. */
 static_assert(MRC_CTL_DSCP_MAX == MRC_DSCP_MAX);
+/* The core's copy of the controller's limits and EV formats is the uapi's. */
+static_assert(MRC_EV_PROFILE_MAX_EVS == MRC_CTL_MAX_EVS);
+static_assert(MRC_EV_MAX_FIELDS == MRC_CTL_MAX_FIELDS);
+static_assert(MRC_EV_PROFILE_MAX_PLANES == MRC_CTL_MAX_PLANES);
+static_assert((int)MRC_EV_FMT_UDP == (int)MRC_CTL_EV_FMT_UDP);
+static_assert((int)MRC_EV_FMT_SRV6 == (int)MRC_CTL_EV_FMT_SRV6);

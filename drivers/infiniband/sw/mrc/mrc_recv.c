@@ -11,11 +11,6 @@
 #include "mrc_qp.h"
 #include "mrc_stats.h"
 
-static bool mrc_opcode_is_datagram(u8 opcode)
-{
-	return opcode == MRC_OP_UD_SEND || opcode == MRC_OP_UD_SEND_IMM;
-}
-
 /*
  * Datagrams go to UD and GSI QPs (mrc_ud.c), and only there. Requests go
  * to an RC QP's responder (mrc_resp.c), responses to its requester
@@ -26,46 +21,31 @@ static void mrc_rcv_qp(struct mrc_qp *qp, struct sk_buff *skb,
 		       const struct mrc_pkt *pkt,
 		       const struct mrc_rx_meta *meta)
 {
-	if (mrc_qp_is_ud(qp) != mrc_opcode_is_datagram(pkt->hdr.opcode)) {
+	u8 opcode = pkt->hdr.opcode;
+
+	if (mrc_qp_is_ud(qp) != mrc_opcode_is(opcode, MRC_OPC_DATAGRAM)) {
 		mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
 			      MRC_CNT_RX_DROP_QP_STATE);
 		kfree_skb(skb);
 		return;
 	}
-	switch (pkt->hdr.opcode) {
-	case MRC_OP_UD_SEND:
-	case MRC_OP_UD_SEND_IMM:
+	switch (mrc_opcode_class(opcode) & (MRC_OPC_DATAGRAM | MRC_OPC_REQUEST |
+					     MRC_OPC_RESPONSE | MRC_OPC_PATH)) {
+	case MRC_OPC_DATAGRAM:
 		mrc_ud_rcv(qp, skb, pkt, meta);
 		break;
-	case MRC_OP_WRITE:
-	case MRC_OP_WRITE_IMM:
-	case MRC_OP_SEND:
-	case MRC_OP_SEND_IMM:
-	case MRC_OP_READ_REQ:
-	case MRC_OP_ATOMIC_CMP_SWAP:
-	case MRC_OP_ATOMIC_FETCH_ADD:
+	case MRC_OPC_REQUEST:
 		mrc_resp_rcv(qp, skb, pkt, meta);
 		break;
-	case MRC_OP_ACK:
-	case MRC_OP_NAK:
-	case MRC_OP_READ_RESP:
-	case MRC_OP_ATOMIC_RESP:
+	case MRC_OPC_RESPONSE:
 		mrc_req_rcv(qp, skb, pkt, meta);
 		break;
-	case MRC_OP_PROBE:
-	case MRC_OP_PROBE_REPLY:
-		if (mrc_qp_is_ud(qp)) {
-			mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
-				      MRC_CNT_RX_DROP_QP_STATE);
-			kfree_skb(skb);
-			return;
-		}
-		mrc_qp_paths_rcv_probe(qp, pkt, meta);
-		break;
-	case MRC_OP_PLANE_STATE:
-	case MRC_OP_PLANE_STATE_ACK:
+	case MRC_OPC_PATH:
 		/* Not a datagram: a UD QP was turned away above. */
-		mrc_qp_paths_rcv_plane_state(qp, pkt, meta);
+		if (opcode == MRC_OP_PROBE || opcode == MRC_OP_PROBE_REPLY)
+			mrc_qp_paths_rcv_probe(qp, pkt, meta);
+		else
+			mrc_qp_paths_rcv_plane_state(qp, pkt, meta);
 		break;
 	default:
 		mrc_stats_inc(to_mrc_dev(qp->ibqp.device),

@@ -129,8 +129,7 @@ static struct mrc_send_entry *mrc_entry(struct mrc_qp *qp, u32 index)
 
 static bool mrc_is_rd_atomic(u8 opcode)
 {
-	return opcode == MRC_OP_READ_REQ || opcode == MRC_OP_ATOMIC_CMP_SWAP ||
-	       opcode == MRC_OP_ATOMIC_FETCH_ADD;
+	return mrc_opcode_is(opcode, MRC_OPC_RD_ATOMIC);
 }
 
 int mrc_req_init(struct mrc_qp *qp)
@@ -356,19 +355,12 @@ static bool mrc_req_fetch(struct mrc_qp *qp)
 		return true;
 	}
 
-	switch (e->opcode) {
-	case MRC_OP_SEND:
-	case MRC_OP_SEND_IMM:
-	case MRC_OP_WRITE_IMM:
+	if (mrc_opcode_is(e->opcode, MRC_OPC_CONSUMES_RECV))
 		e->msn = req->next_msn_recv++;
-		break;
-	case MRC_OP_WRITE:
-		e->msn = req->next_msn_write++;
-		break;
-	default:
+	else if (mrc_is_rd_atomic(e->opcode))
 		e->msn = req->next_msn_rdatomic++;
-		break;
-	}
+	else
+		e->msn = req->next_msn_write++;
 
 	if (mrc_is_rd_atomic(e->opcode)) {
 		e->npkts = 1;

@@ -88,15 +88,12 @@ static bool mrc_resp_state_ok(struct mrc_qp *qp)
 
 static bool mrc_resp_needs_recv(u8 opcode)
 {
-	return opcode == MRC_OP_SEND || opcode == MRC_OP_SEND_IMM ||
-	       opcode == MRC_OP_WRITE_IMM;
+	return mrc_opcode_is(opcode, MRC_OPC_CONSUMES_RECV);
 }
 
 static bool mrc_resp_is_rd_atomic(u8 opcode)
 {
-	return opcode == MRC_OP_READ_REQ ||
-	       opcode == MRC_OP_ATOMIC_CMP_SWAP ||
-	       opcode == MRC_OP_ATOMIC_FETCH_ADD;
+	return mrc_opcode_is(opcode, MRC_OPC_RD_ATOMIC);
 }
 
 static struct mrc_resp_recv *mrc_resp_recv(struct mrc_resp_state *resp,
@@ -1015,11 +1012,9 @@ static void mrc_resp_handle(struct mrc_resp_ctx *ctx, struct sk_buff *skb)
 	if (psn != epsn)
 		mrc_stats_inc(ctx->mdev, MRC_CNT_OUT_OF_ORDER);
 
-	switch (opcode) {
-	case MRC_OP_WRITE:
-	case MRC_OP_WRITE_IMM:
-	case MRC_OP_SEND:
-	case MRC_OP_SEND_IMM:
+	switch (mrc_opcode_class(opcode) &
+		(MRC_OPC_REQUEST | MRC_OPC_RD_ATOMIC)) {
+	case MRC_OPC_REQUEST:
 		if (recv_err) {
 			mrc_resp_nak_later(ctx, psn, MRC_NAK_INVALID_REQUEST,
 					   false, 0);
@@ -1037,9 +1032,7 @@ static void mrc_resp_handle(struct mrc_resp_ctx *ctx, struct sk_buff *skb)
 		if (e)
 			mrc_resp_recv_packet(ctx, e, skb);
 		break;
-	case MRC_OP_READ_REQ:
-	case MRC_OP_ATOMIC_CMP_SWAP:
-	case MRC_OP_ATOMIC_FETCH_ADD:
+	case MRC_OPC_REQUEST | MRC_OPC_RD_ATOMIC:
 		mrc_resp_rd_packet(ctx);
 		break;
 	default:

@@ -50,19 +50,9 @@ static struct mrc_xmit_cb *mrc_xmit_cb(struct sk_buff *skb)
 static u8 mrc_xmit_tos(struct mrc_dev *mdev, const struct mrc_pkt *pkt,
 		       u32 payload_len)
 {
-	switch (pkt->hdr.opcode) {
-	case MRC_OP_WRITE:
-	case MRC_OP_WRITE_IMM:
-	case MRC_OP_SEND:
-	case MRC_OP_SEND_IMM:
-	case MRC_OP_READ_RESP:
-		if (payload_len)
-			return READ_ONCE(mdev->settings.data_dscp) << 2 |
-			       INET_ECN_ECT_0;
-		break;
-	default:
-		break;
-	}
+	if (payload_len && mrc_opcode_is(pkt->hdr.opcode, MRC_OPC_DATA))
+		return READ_ONCE(mdev->settings.data_dscp) << 2 |
+		       INET_ECN_ECT_0;
 	return READ_ONCE(mdev->settings.ctrl_dscp) << 2 | INET_ECN_NOT_ECT;
 }
 

@@ -5,13 +5,6 @@
  */
 #include "mrc_nscc.h"
 
-#ifdef __KERNEL__
-#include <linux/math64.h>
-#define nscc_div(a, b)	div64_u64((a), (b))
-#else
-#define nscc_div(a, b)	((a) / (b))
-#endif
-
 /* Proportional increase is computed on (target - delay) / target in 1/1024. */
 #define PI_SHIFT		10
 /*
@@ -233,11 +226,11 @@ static void multiplicative_decrease(struct mrc_nscc *s, u64 now, u64 delay)
 	if (d <= target)
 		return;
 	/* cut = gamma x (d - target) / d, at most max_md_jump. */
-	cut = nscc_div((u64)s->p.gamma * (d - target), d);
+	cut = mrc_div64((u64)s->p.gamma * (d - target), d);
 	if (cut > s->p.max_md_jump)
 		cut = s->p.max_md_jump;
-	s->cwnd = (u32)nscc_div((u64)s->cwnd * (MRC_NSCC_MILLI - cut),
-				MRC_NSCC_MILLI);
+	s->cwnd = (u32)mrc_div64((u64)s->cwnd * (MRC_NSCC_MILLI - cut),
+				 MRC_NSCC_MILLI);
 	clamp_cwnd(s);
 	s->last_md = now;
 	s->md_done = true;
@@ -254,14 +247,14 @@ static void proportional_increase(struct mrc_nscc *s, u32 acked, u64 delay)
 	if (delay * FAST_DIVISOR < target) {
 		s->fast_count += acked;
 		if (s->fast_count > s->cwnd) {
-			grow(s, nscc_div((u64)acked * s->p.fi_scale,
-					 MRC_NSCC_MILLI));
+			grow(s, mrc_div64((u64)acked * s->p.fi_scale,
+					  MRC_NSCC_MILLI));
 			return;
 		}
 	} else {
 		s->fast_count = 0;
 	}
-	headroom = nscc_div((target - delay) << PI_SHIFT, target);
+	headroom = mrc_div64((target - delay) << PI_SHIFT, target);
 	/* pi, acked <= 2^30 and headroom <= 2^10: shift first, no overflow. */
 	s->inc_bytes += (((u64)s->pi * acked) >> PI_SHIFT) * headroom;
 }
@@ -272,7 +265,7 @@ static void adjust(struct mrc_nscc *s, u64 now)
 	if (s->acked_since_adjust <= (u64)ADJUST_PACKETS * s->p.mtu &&
 	    since(now, s->last_adjust) <= s->base_rtt)
 		return;
-	grow(s, nscc_div(s->inc_bytes, s->cwnd));
+	grow(s, mrc_div64(s->inc_bytes, s->cwnd));
 	s->inc_bytes = 0;
 	s->acked_since_adjust = 0;
 	s->last_adjust = now;

@@ -7,9 +7,9 @@
 static u32 mrc_ev_format_bits(u8 format)
 {
 	switch (format) {
-	case MRC_CTL_EV_FMT_UDP:
+	case MRC_EV_FMT_UDP:
 		return 16;
-	case MRC_CTL_EV_FMT_SRV6:
+	case MRC_EV_FMT_SRV6:
 		return 128;
 	default:
 		return 0;
@@ -36,9 +36,9 @@ int mrc_ev_value_check(const struct mrc_ev_value *ev, u32 num_planes)
 	if (ev->plane >= num_planes)
 		return -ERANGE;
 	switch (ev->format) {
-	case MRC_CTL_EV_FMT_UDP:
+	case MRC_EV_FMT_UDP:
 		return ev->udp_sport ? 0 : -EINVAL;
-	case MRC_CTL_EV_FMT_SRV6:
+	case MRC_EV_FMT_SRV6:
 		return mrc_srv6_dest_usable(ev->srv6) ? 0 : -EINVAL;
 	default:
 		return -EINVAL;
@@ -146,7 +146,7 @@ void mrc_ev_generate(u8 format, const struct mrc_ev_field *fields,
 	for (i = 0; i < num_fields; i++)
 		used += fields[i].width;
 	/* A UDP port keeps the fields in its low bits. */
-	pos = format == MRC_CTL_EV_FMT_UDP ? bits - used : 0;
+	pos = format == MRC_EV_FMT_UDP ? bits - used : 0;
 
 	/* Mixed radix, last field fastest: peel digits from the right. */
 	for (i = num_fields; i-- > 0;) {
@@ -165,7 +165,7 @@ void mrc_ev_generate(u8 format, const struct mrc_ev_field *fields,
 	}
 
 	ev->format = format;
-	if (format == MRC_CTL_EV_FMT_UDP) {
+	if (format == MRC_EV_FMT_UDP) {
 		ev->udp_sport = (u16)(buf[0] << 8 | buf[1]);
 		memset(ev->srv6, 0, sizeof(ev->srv6));
 	} else {
@@ -179,7 +179,7 @@ bool mrc_ev_value_equal(const struct mrc_ev_value *a,
 {
 	if (a->plane != b->plane || a->format != b->format)
 		return false;
-	if (a->format == MRC_CTL_EV_FMT_UDP)
+	if (a->format == MRC_EV_FMT_UDP)
 		return a->udp_sport == b->udp_sport;
 	return !memcmp(a->srv6, b->srv6, sizeof(a->srv6));
 }
@@ -190,11 +190,11 @@ int mrc_ev_profile_path(const struct mrc_ev_value *ev, const u8 final[16],
 	u32 n = 0, i, last;
 
 	memset(path, 0, sizeof(*path));
-	if (ev->format == MRC_CTL_EV_FMT_UDP) {
+	if (ev->format == MRC_EV_FMT_UDP) {
 		path->udp_sport = ev->udp_sport;
 		return ev->udp_sport ? 0 : -EINVAL;
 	}
-	if (ev->format != MRC_CTL_EV_FMT_SRV6 || memcmp(ev->srv6, final, 4))
+	if (ev->format != MRC_EV_FMT_SRV6 || memcmp(ev->srv6, final, 4))
 		return -EINVAL;
 	/* uSIDs run from byte 4 to the first zero uSID (or the end). */
 	for (last = 4; last < 16; last += 2)

@@ -375,11 +375,42 @@ static inline u32 mrc_sack_psn(const struct mrc_ack *ack, u32 i)
 	return mrc_psn_add(ack->cum_psn, 1 + i);
 }
 
+/*
+ * Opcode classes: what an opcode is for, as bits of its entry in the
+ * opcode table (mrc_wire.c), so that no code lists opcodes by hand.
+ */
+enum mrc_opcode_class {
+	/* In the requester's PSN sequence, for the responder (RC). */
+	MRC_OPC_REQUEST		= 1 << 0,
+	/* For the requester: acknowledgements and responses (RC). */
+	MRC_OPC_RESPONSE	= 1 << 1,
+	/* A request answered with data: READ and the atomics. */
+	MRC_OPC_RD_ATOMIC	= 1 << 2,
+	/* A request that consumes a receive WQE: SEND and WRITE_IMM. */
+	MRC_OPC_CONSUMES_RECV	= 1 << 3,
+	/*
+	 * Carries a message's bytes on an RC QP: the data DSCP and ECN
+	 * when it has any (mrc_xmit.c, congestion.rst).
+	 */
+	MRC_OPC_DATA		= 1 << 4,
+	/* A datagram of a UD or GSI QP. */
+	MRC_OPC_DATAGRAM	= 1 << 5,
+	/* Path management between two QPs: probes and plane state. */
+	MRC_OPC_PATH		= 1 << 6,
+};
+
 bool mrc_opcode_valid(u8 opcode);
 const char *mrc_opcode_name(u8 opcode);
 u32 mrc_opcode_ext(u8 opcode);
 bool mrc_opcode_has_payload(u8 opcode);
 u8 mrc_opcode_flags(u8 opcode);
+u8 mrc_opcode_class(u8 opcode);
+
+/* Whether @opcode is of any class in @classes (MRC_OPC_*). */
+static inline bool mrc_opcode_is(u8 opcode, u8 classes)
+{
+	return mrc_opcode_class(opcode) & classes;
+}
 
 size_t mrc_hdr_len(u8 opcode);
 size_t mrc_ack_len(u32 sack_words);

@@ -13,12 +13,14 @@
  * @ext: MRC_EXT_* parts of its extension header, in wire order
  * @flags: MRC_F_* base flags it may carry
  * @payload: whether it carries payload
+ * @class: MRC_OPC_* classes it belongs to
  */
 struct mrc_opcode_info {
 	const char *name;
 	u16 ext;
 	u8 flags;
 	bool payload;
+	u8 class;
 };
 
 #define MRC_F_DATA	(MRC_F_ACK_REQ | MRC_F_RETRANSMIT | MRC_F_TRIMMED)
@@ -27,40 +29,53 @@ struct mrc_opcode_info {
 /* A datagram is never retransmitted nor acknowledged: no ACK_REQ. */
 #define MRC_F_UD	(MRC_F_SOLICITED | MRC_F_TRIMMED)
 
+#define MRC_OPC_RD_REQ	(MRC_OPC_REQUEST | MRC_OPC_RD_ATOMIC)
+
 static const struct mrc_opcode_info mrc_opcodes[MRC_OP_MAX + 1] = {
 	[MRC_OP_WRITE] = {
-		"WRITE", MRC_EXT_MSGH | MRC_EXT_RADDR, MRC_F_DATA, true },
+		"WRITE", MRC_EXT_MSGH | MRC_EXT_RADDR, MRC_F_DATA, true,
+		MRC_OPC_REQUEST | MRC_OPC_DATA },
 	[MRC_OP_WRITE_IMM] = {
 		"WRITE_IMM", MRC_EXT_MSGH | MRC_EXT_RADDR | MRC_EXT_IMM,
-		MRC_F_DATA | MRC_F_SOLICITED, true },
+		MRC_F_DATA | MRC_F_SOLICITED, true,
+		MRC_OPC_REQUEST | MRC_OPC_DATA | MRC_OPC_CONSUMES_RECV },
 	[MRC_OP_SEND] = {
-		"SEND", MRC_EXT_MSGH, MRC_F_DATA | MRC_F_SOLICITED, true },
+		"SEND", MRC_EXT_MSGH, MRC_F_DATA | MRC_F_SOLICITED, true,
+		MRC_OPC_REQUEST | MRC_OPC_DATA | MRC_OPC_CONSUMES_RECV },
 	[MRC_OP_SEND_IMM] = {
 		"SEND_IMM", MRC_EXT_MSGH | MRC_EXT_IMM,
-		MRC_F_DATA | MRC_F_SOLICITED, true },
+		MRC_F_DATA | MRC_F_SOLICITED, true,
+		MRC_OPC_REQUEST | MRC_OPC_DATA | MRC_OPC_CONSUMES_RECV },
 	[MRC_OP_READ_REQ] = {
-		"READ_REQ", MRC_EXT_MSGH | MRC_EXT_RADDR, MRC_F_REQ, false },
+		"READ_REQ", MRC_EXT_MSGH | MRC_EXT_RADDR, MRC_F_REQ, false,
+		MRC_OPC_RD_REQ },
 	[MRC_OP_READ_RESP] = {
-		"READ_RESP", MRC_EXT_MSGH, MRC_F_DATA, true },
+		"READ_RESP", MRC_EXT_MSGH, MRC_F_DATA, true,
+		MRC_OPC_RESPONSE | MRC_OPC_DATA },
 	[MRC_OP_ATOMIC_CMP_SWAP] = {
 		"ATOMIC_CMP_SWAP", MRC_EXT_MSGH | MRC_EXT_RADDR | MRC_EXT_ATOMIC,
-		MRC_F_REQ, false },
+		MRC_F_REQ, false, MRC_OPC_RD_REQ },
 	[MRC_OP_ATOMIC_FETCH_ADD] = {
 		"ATOMIC_FETCH_ADD",
 		MRC_EXT_MSGH | MRC_EXT_RADDR | MRC_EXT_ATOMIC,
-		MRC_F_REQ, false },
+		MRC_F_REQ, false, MRC_OPC_RD_REQ },
 	[MRC_OP_ATOMIC_RESP] = {
-		"ATOMIC_RESP", MRC_EXT_MSGH | MRC_EXT_ORIG, MRC_F_REQ, false },
-	[MRC_OP_ACK] = { "ACK", MRC_EXT_ACK, 0, false },
-	[MRC_OP_NAK] = { "NAK", MRC_EXT_ACK, 0, false },
-	[MRC_OP_PROBE] = { "PROBE", MRC_EXT_PROBE, 0, false },
-	[MRC_OP_PROBE_REPLY] = { "PROBE_REPLY", MRC_EXT_PROBE, 0, false },
-	[MRC_OP_PLANE_STATE] = { "PLANE_STATE", MRC_EXT_PLANES, 0, false },
+		"ATOMIC_RESP", MRC_EXT_MSGH | MRC_EXT_ORIG, MRC_F_REQ, false,
+		MRC_OPC_RESPONSE },
+	[MRC_OP_ACK] = { "ACK", MRC_EXT_ACK, 0, false, MRC_OPC_RESPONSE },
+	[MRC_OP_NAK] = { "NAK", MRC_EXT_ACK, 0, false, MRC_OPC_RESPONSE },
+	[MRC_OP_PROBE] = { "PROBE", MRC_EXT_PROBE, 0, false, MRC_OPC_PATH },
+	[MRC_OP_PROBE_REPLY] = {
+		"PROBE_REPLY", MRC_EXT_PROBE, 0, false, MRC_OPC_PATH },
+	[MRC_OP_PLANE_STATE] = {
+		"PLANE_STATE", MRC_EXT_PLANES, 0, false, MRC_OPC_PATH },
 	[MRC_OP_PLANE_STATE_ACK] = {
-		"PLANE_STATE_ACK", MRC_EXT_PLANES, 0, false },
-	[MRC_OP_UD_SEND] = { "UD_SEND", MRC_EXT_DETH, MRC_F_UD, true },
+		"PLANE_STATE_ACK", MRC_EXT_PLANES, 0, false, MRC_OPC_PATH },
+	[MRC_OP_UD_SEND] = {
+		"UD_SEND", MRC_EXT_DETH, MRC_F_UD, true, MRC_OPC_DATAGRAM },
 	[MRC_OP_UD_SEND_IMM] = {
-		"UD_SEND_IMM", MRC_EXT_DETH | MRC_EXT_IMM, MRC_F_UD, true },
+		"UD_SEND_IMM", MRC_EXT_DETH | MRC_EXT_IMM, MRC_F_UD, true,
+		MRC_OPC_DATAGRAM },
 };
 
 static const char * const mrc_drop_reason_names[MRC_DROP_REASON_COUNT] = {
@@ -144,6 +159,14 @@ u8 mrc_opcode_flags(u8 opcode)
 	const struct mrc_opcode_info *info = mrc_opcode_info(opcode);
 
 	return info ? info->flags : 0;
+}
+
+/* MRC_OPC_* classes of the opcode; 0 if invalid. */
+u8 mrc_opcode_class(u8 opcode)
+{
+	const struct mrc_opcode_info *info = mrc_opcode_info(opcode);
+
+	return info ? info->class : 0;
 }
 
 /**
@@ -596,19 +619,10 @@ bool mrc_peek_request_psn(const u8 *buf, size_t len, u32 *psn)
 	if (len < MRC_BASE_HDR_LEN ||
 	    buf[0] >> MRC_VERSION_SHIFT != MRC_WIRE_VERSION)
 		return false;
-	switch (buf[1]) {
-	case MRC_OP_WRITE:
-	case MRC_OP_WRITE_IMM:
-	case MRC_OP_SEND:
-	case MRC_OP_SEND_IMM:
-	case MRC_OP_READ_REQ:
-	case MRC_OP_ATOMIC_CMP_SWAP:
-	case MRC_OP_ATOMIC_FETCH_ADD:
-		*psn = mrc_psn(mrc_get_be32(buf + 12));
-		return true;
-	default:
+	if (!mrc_opcode_is(buf[1], MRC_OPC_REQUEST))
 		return false;
-	}
+	*psn = mrc_psn(mrc_get_be32(buf + 12));
+	return true;
 }
 
 /* A drop reason's name, for counters and logs; "unknown" if out of range. */

@@ -13,18 +13,29 @@
 
 #include "mrc_core_types.h"
 #include "mrc_ev.h"
-#include <rdma/mrc-ctl.h>
 
-#define MRC_EV_PROFILE_MAX_EVS	((u32)MRC_CTL_MAX_EVS)
-#define MRC_EV_MAX_FIELDS	((u32)MRC_CTL_MAX_FIELDS)
-#define MRC_EV_PROFILE_MAX_PLANES	((u32)MRC_CTL_MAX_PLANES)
+/*
+ * The controller's limits and EV formats, as the core sees them. They are
+ * the values of the netlink uapi (rdma/mrc-ctl.h: MRC_CTL_MAX_EVS,
+ * MRC_CTL_MAX_FIELDS, MRC_CTL_MAX_PLANES, enum mrc_ctl_ev_format), which the
+ * core does not include; the glue that speaks netlink checks at build time
+ * that they are equal (mrc_ctl_netlink.c).
+ */
+#define MRC_EV_PROFILE_MAX_EVS	1024u
+#define MRC_EV_MAX_FIELDS	8u
+#define MRC_EV_PROFILE_MAX_PLANES	8u
+
+enum mrc_ev_format {
+	MRC_EV_FMT_UDP = 1,	/* the path is the UDP source port */
+	MRC_EV_FMT_SRV6 = 2,	/* the path is an SRv6 uSID container */
+};
 
 /* One path: which plane it leaves on and what the packet carries. */
 struct mrc_ev_value {
 	u8 plane;
-	u8 format;		/* enum mrc_ctl_ev_format */
-	u16 udp_sport;		/* MRC_CTL_EV_FMT_UDP, host order */
-	u8 srv6[16];		/* MRC_CTL_EV_FMT_SRV6, network order */
+	u8 format;		/* enum mrc_ev_format */
+	u16 udp_sport;		/* MRC_EV_FMT_UDP, host order */
+	u8 srv6[16];		/* MRC_EV_FMT_SRV6, network order */
 };
 
 struct mrc_ev_field {
