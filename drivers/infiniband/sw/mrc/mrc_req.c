@@ -75,6 +75,13 @@ static u64 mrc_req_timer_granularity_us(void)
 	return max_t(u64, div_u64(hrtimer_resolution, NSEC_PER_USEC), 1);
 }
 
+/* The least margin a wait for a late packet gets (mrc_settings.h). */
+static u64 mrc_req_least_wait_us(struct mrc_qp *qp)
+{
+	return max_t(u64, mrc_req_timer_granularity_us(),
+		     qp->req.least_wait_us);
+}
+
 /* The IB RNR timer encoding, in microseconds. */
 static const u32 mrc_rnr_timer_us[32] = {
 	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
@@ -104,7 +111,7 @@ static void mrc_req_rto_bounds(struct mrc_qp *qp)
 	struct mrc_rto_params p = {
 		.min_us = attr,
 		.max_us = MRC_REQ_RTO_MAX_FACTOR * attr,
-		.granularity_us = mrc_req_timer_granularity_us(),
+		.granularity_us = mrc_req_least_wait_us(qp),
 		.initial_us = attr,
 	};
 
@@ -1301,17 +1308,20 @@ void mrc_req_prepare(struct mrc_qp *qp)
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_nscc_params params;
 	bool enabled, from_build;
+	u32 least_wait;
 
 	spin_lock_bh(&mdev->settings_lock);
 	enabled = mdev->settings.cc_enabled;
 	from_build = mdev->settings.cc_rtt_from_build;
 	params = mdev->settings.cc;
+	least_wait = mdev->settings.least_wait_us;
 	spin_unlock_bh(&mdev->settings_lock);
 
 	spin_lock_bh(&qp->lock);
 	qp->req.cc_enabled = enabled;
 	qp->req.cc_rtt_from_build = from_build;
 	qp->req.cc_params = params;
+	qp->req.least_wait_us = least_wait;
 	spin_unlock_bh(&qp->lock);
 }
 
@@ -1543,33 +1553,32 @@ static enum ib_wc_status mrc_nak_status(u8 syndrome)
 
 /*
  * The least reordering window of path evidence (mrc_tx_reorder_window()):
- * the smoothed RTT, and at least the resolution of the timer that re-runs
- * the loss rule. The tracker's own window, a quarter of the
- * least RTT (RACK's), fits a fabric whose reordering is a fraction of its
- * fastest round trip; a soft device's return path also reorders by CPU
- * scheduling (a NAK and an ACK sent by different CPUs, queued in
- * different backlogs), which grows with load as the smoothed RTT does,
- * not the least one, and a quarter of it was seen too short in the
- * incast. Path evidence is on only on a fabric that trims, where
- * congestion shows as trims and a real loss is a failure that can wait
- * one more round trip.
+ * the smoothed RTT, and at least the least wait (the resolution of the
+ * timer that re-runs the loss rule, or the preset's floor). The
+ * tracker's own window, a quarter of the least RTT (RACK's), fits a
+ * fabric whose reordering is a fraction of its fastest round trip; a soft
+ * device's return path also reorders by CPU scheduling (a NAK and an ACK
+ * sent by different CPUs, queued in different backlogs), which grows with
+ * load as the smoothed RTT does, not the least one, and a quarter of it
+ * was seen too short in the incast. Path evidence is on only on a fabric
+ * that trims, where congestion shows as trims and a real loss is a
+ * failure that can wait one more round trip.
  */
 static u64 mrc_req_reorder_floor_us(struct mrc_qp *qp)
 {
-	return max_t(u64, mrc_req_timer_granularity_us(),
+	return max_t(u64, mrc_req_least_wait_us(qp),
 		     mrc_rto_srtt_us(&qp->req.rto));
 }
 
 /*
  * How long the EV charge of a loss the rule declared waits for a late
  * NAK(trimmed) or for the copy's own late arrival
- * (mrc_tx_set_charge_delay()): a smoothed RTT, at least two timer
- * resolutions. The
- * retransmission goes at once; only the path verdict waits.
+ * (mrc_tx_set_charge_delay()): a smoothed RTT, at least twice the least
+ * wait. The retransmission goes at once; only the path verdict waits.
  */
 static u64 mrc_req_charge_delay_us(struct mrc_qp *qp)
 {
-	return max_t(u64, 2 * mrc_req_timer_granularity_us(),
+	return max_t(u64, 2 * mrc_req_least_wait_us(qp),
 		     mrc_rto_srtt_us(&qp->req.rto));
 }
 

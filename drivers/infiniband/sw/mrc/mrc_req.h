@@ -117,6 +117,7 @@ struct mrc_req_state {
 	 */
 	bool cc_enabled;
 	bool cc_rtt_from_build;		/* not from departure (settings) */
+	u32 least_wait_us;		/* settings: 0, the timer's resolution */
 	struct mrc_nscc_params cc_params;
 	struct mrc_nscc cc;
 	u64 local_wait_us;		/* smoothed build-to-departure wait */

@@ -70,7 +70,18 @@ struct mrc_dev_settings {
 	 */
 	bool cc_rtt_from_build;
 	struct mrc_nscc_params cc;
+	/*
+	 * The least wait, in us, of the RTO's margin over the smoothed RTT and
+	 * of the loss rule's reordering window (a path charge waits twice
+	 * it); 0: the timer's resolution. The lab's packets are reordered by
+	 * the emulator's scheduling, milliseconds, which its smoothed RTT does
+	 * not always cover.
+	 */
+	u32 least_wait_us;
 };
+
+/* One tick at HZ=250: the floor the lab's timing tests were tuned with. */
+#define MRC_LAB_LEAST_WAIT_US	4000
 
 /* The CC profile of @preset (below MRC_PRESET_COUNT). */
 static inline void mrc_preset_cc(unsigned int preset,
@@ -93,6 +104,7 @@ static inline void mrc_dev_settings_preset(struct mrc_dev_settings *s,
 {
 	s->preset = preset;
 	mrc_preset_cc(preset, &s->cc);
+	s->least_wait_us = preset == MRC_PRESET_LAB ? MRC_LAB_LEAST_WAIT_US : 0;
 }
 
 /* A new device: the NIC preset, NSCC on. */
