@@ -17,7 +17,10 @@
  *             a message sent in full (and, while no ACK was forged,
  *             delivered in full); retry exhaustion gives exactly one
  *             RETRY_EXCEEDED, then only FLUSHED; the timer is armed while
- *             anything is in flight and never in the past;
+ *             anything is in flight and never in the past; and, at the
+ *             end of every input, when the peer falls silent and the
+ *             timer fires when due, every message comes back within the
+ *             retries (no timer while messages wait is a hung QP);
  *   receiver: the verdict is the window's (NEW in the window delivers,
  *             each PSN at most once), epsn moves over delivered PSNs
  *             only, a reply's cumulative PSN is epsn and its SACK the
@@ -338,7 +341,7 @@ static void horizon_update(void)
 static void check_sender(void)
 {
 	const struct mrc_tx_tracker *t = &H.snd.tx;
-	u32 una = snd_off(t->una), next = snd_off(t->next);
+	u32 una = snd_off(t->una), next = snd_off(t->next), k;
 	u64 due;
 	int ev;
 
@@ -348,6 +351,14 @@ static void check_sender(void)
 	FUZZ_ASSERT(mrc_tx_outstanding(t) == next - una);
 	FUZZ_ASSERT(mrc_tx_in_flight(t) + mrc_tx_lost_count(t) <= next - una);
 	FUZZ_ASSERT(mrc_sender_pending(&H.snd) == H.posted - H.polled);
+	/* A message's ring entry: what went out, never more acknowledged. */
+	for (k = H.polled; k != H.posted; k++) {
+		const struct mrc_sender_msg *m = &H.msgs[k & (H.nmsgs - 1)];
+
+		FUZZ_ASSERT(m->cookie == k && m->npkts == H.msg_npkts[k]);
+		FUZZ_ASSERT(m->sent == H.msg_sent[k]);
+		FUZZ_ASSERT(m->acked <= m->sent);
+	}
 	if (H.snd.failed) {
 		struct mrc_sender_tx tx;
 
@@ -784,6 +795,34 @@ static bool setup(struct input *in)
 	return true;
 }
 
+/*
+ * The peer goes silent: the sender, firing its timer when due and sending
+ * what it may, must give every message back, the oldest unacknowledged
+ * as RETRY_EXCEEDED, within its retries. A sender with messages to finish
+ * and no timer, or one that never runs out of retries, hangs its QP.
+ */
+static void peer_dies(void)
+{
+	u32 rounds, n;
+	u64 due;
+
+	for (rounds = 0; rounds < 4096; rounds++) {
+		for (n = 0; n < 2 * MAX_SLOTS && H.new_psns + 1 < MAX_PSNS &&
+			    send_one(); n++)
+			;
+		poll_sender();
+		if (H.snd.failed || H.posted == H.polled ||
+		    H.new_psns + 1 >= MAX_PSNS)
+			return;
+		FUZZ_ASSERT(mrc_sender_next_timer(&H.snd, H.now, &due));
+		FUZZ_ASSERT(due >= H.now);
+		H.now = due;
+		sender_timeout();
+		check_sender();
+	}
+	FUZZ_ASSERT(!"the sender outlived a silent peer");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -801,5 +840,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The end: whatever finished is given back, and checked. */
 	poll_sender();
 	poll_receiver(MAX_POSTS);
+	peer_dies();
 	return 0;
 }
