@@ -276,6 +276,18 @@ static void gen_sender(const char *dir)
 	put_raw(&s, &p);
 	put(&s, 2, S_POLL_RECEIVER, 7);
 	write_file(dir, "marks-ahead", s.b, s.n);
+	/*
+	 * A peer that takes a SACK back: una + 2 and + 3 selectively
+	 * acknowledged, then a cumulative PSN stopping at una + 2, then
+	 * silence. Before the fix the sender armed no timer and hung.
+	 */
+	s.n = 0;
+	put(&s, 8, 0, 0, 0, 0, 0, 31, 3, 0);
+	put(&s, 4, S_POST, 3, S_SEND, 7);
+	put(&s, 8, S_FORGED_ACK, 0, 1, 0, 0, 0, 0, 1);
+	put(&s, 8, 0xc0, 0, 0, 0, 0, 0, 0, 0);
+	put(&s, 8, S_FORGED_ACK, 0, 0, 0, 0, 0, 0, 1);
+	write_file(dir, "sack-reneged", s.b, s.n);
 }
 
 int main(int argc, char **argv)
