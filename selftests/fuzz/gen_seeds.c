@@ -8,13 +8,18 @@
  *   gen_seeds core DIR   step scripts for core_fuzz (see its enum step):
  *                        traffic with in-order and reordered delivery,
  *                        losses and timeouts, trims, hostile ACKs, PSNs
- *                        across the 24-bit wrap.
+ *                        across the 24-bit wrap;
+ *   gen_seeds sender DIR step scripts for sender_fuzz (its enum step):
+ *                        posts, traffic delivered in order, reordered,
+ *                        lost, trimmed and duplicated, honest and forged
+ *                        ACKs, encoded packets, retry exhaustion.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mrc_wire.h"
+#include "mrc_sack.h"
 
 static void write_file(const char *dir, const char *name, const u8 *buf,
 		       size_t len)
@@ -171,16 +176,132 @@ static void gen_core(const char *dir)
 	}
 }
 
+/* sender_fuzz's configuration bytes and steps (see sender_fuzz.c). */
+enum { S_POST, S_SEND, S_DELIVER, S_REPLY, S_FORGED_ACK, S_TRIM, S_RNR,
+	S_TIME, S_TIMER, S_PROBE, S_RAW, S_POLL_SENDER, S_POLL_RECEIVER };
+
+/* An encoded packet as a RAW step. */
+static void put_raw(struct script *s, struct mrc_pkt *p)
+{
+	u8 buf[MRC_MAX_HDR_LEN];
+	int n, i;
+
+	n = mrc_encode(buf, sizeof(buf), p);
+	if (n < 0 || n > 255) {
+		fprintf(stderr, "gen_seeds: raw %s does not encode (%d)\n",
+			mrc_opcode_name(p->hdr.opcode), n);
+		exit(1);
+	}
+	put(s, 2, S_RAW, n);
+	for (i = 0; i < n; i++)
+		put(s, 1, buf[i]);
+}
+
+static void gen_sender(const char *dir)
+{
+	static const u32 starts[] = { 0, 0xfffff8 };
+	struct mrc_pkt p;
+	struct script s;
+	char name[64];
+	u32 i, k, v;
+
+	for (v = 0; v < 6; v++) {
+		for (k = 0; k < 2; k++) {
+			u32 psn0 = starts[k];
+
+			/* n_evs, cc|retry|slots|msgs, psn, cwnd, ack, rto */
+			s.n = 0;
+			put(&s, 8, v + (v > 2 ? 2 : 0), (v & 1) | (v % 4) << 1 |
+			    (v % 3) << 4 | 2 << 6, psn0 >> 16,
+			    (psn0 >> 8) & 0xff, psn0 & 0xff, 31, 3, v);
+			put(&s, 6, S_POST, 3, S_POST, 0, S_POST, 7);
+			put(&s, 2, S_SEND, 31);
+			/* In order, reordered, one lost, one trimmed. */
+			for (i = 0; i < 12; i++) {
+				put(&s, 3, S_DELIVER, (i * 5) % 3,
+				    v == 2 && i == 4 ? 2 : (i == 7 ? 1 : 0));
+				put(&s, 3, S_REPLY, 0, 0);
+			}
+			put(&s, 2, S_POLL_RECEIVER, 7);
+			put(&s, 1, S_POLL_SENDER);
+			put(&s, 3, S_TIME, 0x10, 4);
+			put(&s, 2, S_TIMER, 1);
+			put(&s, 2, S_SEND, 31);
+			for (i = 0; i < 12; i++)
+				put(&s, 5, S_DELIVER, 0, 0, S_REPLY, 0);
+			put(&s, 2, S_POLL_RECEIVER, 7);
+			put(&s, 1, S_POLL_SENDER);
+			/* Hostile: an ACK past next, stale SACK words. */
+			put(&s, 8, S_FORGED_ACK, 1, 2, 1, 0, 0, 0, 9);
+			put(&s, 8, 0xff, 0, 0, 0, 0, 0, 0, 1);
+			put(&s, 8, 0, 0, 0, 0, 0, 0, 0, 0);
+			put(&s, 6, S_TRIM, 2, S_RNR, 1, S_PROBE, 1);
+			put(&s, 1, 1);
+			/* Encoded packets: a request, an ACK, a NAK(trimmed). */
+			memset(&p, 0, sizeof(p));
+			p.hdr.opcode = MRC_OP_SEND;
+			p.hdr.flags = MRC_F_ACK_REQ | MRC_F_SOLICITED;
+			p.hdr.psn = (psn0 + 30) & 0xffffff;
+			put_raw(&s, &p);
+			memset(&p, 0, sizeof(p));
+			p.hdr.opcode = MRC_OP_ACK;
+			p.ack.cum_psn = (psn0 + 12) & 0xffffff;
+			p.ack.sack_words = 1;
+			p.ack.sack[0] = 0xf000000000000000ull;
+			put_raw(&s, &p);
+			p.hdr.opcode = MRC_OP_NAK;
+			p.ack.syndrome = MRC_NAK_TRIMMED;
+			p.ack.nak_psn = (psn0 + 13) & 0xffffff;
+			put_raw(&s, &p);
+			/* The peer goes quiet: retries run out. */
+			put(&s, 6, S_POST, 1, S_SEND, 3, S_POLL_SENDER, S_POLL_RECEIVER);
+			for (i = 0; i < 10; i++)
+				put(&s, 5, S_TIME, 0xff, 10, S_TIMER, 1);
+			put(&s, 1, S_POLL_SENDER);
+			snprintf(name, sizeof(name), "sender-%u-%u", v, k);
+			write_file(dir, name, s.b, s.n);
+		}
+	}
+	/*
+	 * A request a window past a delivered PSN whose completion is not
+	 * polled yet: before the fix it shared that completion's mark.
+	 */
+	s.n = 0;
+	put(&s, 8, 0, 0, 0, 0, 0, 31, 3, 0);
+	memset(&p, 0, sizeof(p));
+	p.hdr.opcode = MRC_OP_SEND;
+	put_raw(&s, &p);
+	p.hdr.flags = MRC_F_SOLICITED;
+	p.hdr.psn = MRC_RX_WINDOW;
+	put_raw(&s, &p);
+	put(&s, 2, S_POLL_RECEIVER, 7);
+	write_file(dir, "marks-ahead", s.b, s.n);
+	/*
+	 * A peer that takes a SACK back: una + 2 and + 3 selectively
+	 * acknowledged, then a cumulative PSN stopping at una + 2, then
+	 * silence. Before the fix the sender armed no timer and hung.
+	 */
+	s.n = 0;
+	put(&s, 8, 0, 0, 0, 0, 0, 31, 3, 0);
+	put(&s, 4, S_POST, 3, S_SEND, 7);
+	put(&s, 8, S_FORGED_ACK, 0, 1, 0, 0, 0, 0, 1);
+	put(&s, 8, 0xc0, 0, 0, 0, 0, 0, 0, 0);
+	put(&s, 8, S_FORGED_ACK, 0, 0, 0, 0, 0, 0, 1);
+	write_file(dir, "sack-reneged", s.b, s.n);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: gen_seeds wire|core DIR\n");
+		fprintf(stderr, "usage: gen_seeds wire|core|sender DIR\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "wire"))
 		gen_wire(argv[2]);
 	else if (!strcmp(argv[1], "core"))
 		gen_core(argv[2]);
+	else if (!strcmp(argv[1], "sender"))
+		gen_sender(argv[2]);
 	else
 		return 2;
 	return 0;

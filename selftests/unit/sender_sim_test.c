@@ -684,6 +684,68 @@ static void sender_invalid_ack_and_rnr(void)
 	CHECK_EQ(s.stats.timeouts, 0);
 }
 
+/*
+ * A peer that SACKs PSNs and then sends a cumulative PSN stopping at one
+ * of them (reneging): before the fix nothing was in flight, nothing was
+ * lost and no timer was armed, so the message never completed, not even
+ * as RETRY_EXCEEDED. Found by sender_fuzz (a forged ACK cum=101 with
+ * SACK words, then one with cum=102, then a silent peer). Now an RTO
+ * resends the reneged PSN and a silent peer exhausts the retries.
+ */
+static void sender_sack_reneged(void)
+{
+	struct mrc_sender_params p = {
+		.retry_cnt = 1, .fixed_cwnd = 8, .mtu = 1024, .ack_interval = 4,
+		.timer_granularity_us = 1,
+		.rto = { .min_us = 100, .max_us = 1000, .granularity_us = 1,
+			 .initial_us = 200 },
+	};
+	const u64 sack = 3ull << 62;	/* PSNs 102 and 103 */
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u64 now = 10, due;
+	u32 n = 0;
+
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 4, NULL, NULL, 100),
+		 0);
+	CHECK_EQ(mrc_sender_post(&s, 4, 7), 0);
+	while (mrc_sender_next(&s, now, &tx))
+		n++;
+	CHECK_EQ(n, 4);
+	CHECK_EQ(mrc_sender_on_ack(&s, 20, 101, &sack, 1, 0, false),
+		 MRC_TX_ACK_OK);
+	/* 101 arrives; the peer now says 102 is missing. */
+	CHECK_EQ(mrc_sender_on_ack(&s, 30, 102, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	CHECK(!mrc_sender_next(&s, 31, &tx));
+	/* An RTO after that progress, 102 goes again. */
+	CHECK(mrc_sender_next_timer(&s, 31, &due));
+	CHECK(due > 31);
+	CHECK(!mrc_sender_on_timeout(&s, due - 1));
+	CHECK(mrc_sender_on_timeout(&s, due));
+	now = due;
+	CHECK(mrc_sender_next(&s, now, &tx));
+	CHECK_EQ(tx.psn, 102);
+	CHECK_EQ(tx.why, MRC_SENDER_RETX_TIMEOUT);
+	CHECK(!mrc_sender_next(&s, now, &tx));
+	/* The peer stays silent: within the retries, the message fails. */
+	for (n = 0; n < 8 && !s.failed; n++) {
+		CHECK(mrc_sender_next_timer(&s, now, &due));
+		now = due > now ? due : now;
+		if (mrc_sender_on_timeout(&s, now))
+			while (mrc_sender_next(&s, now, &tx))
+				;
+	}
+	CHECK(s.failed);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 7);
+	CHECK_EQ(d.status, MRC_SENDER_ST_RETRY_EXCEEDED);
+	CHECK(!mrc_sender_poll_done(&s, &d));
+}
+
 /* Out of the window is dropped unanswered; behind epsn is a duplicate. */
 static void receiver_window_edges(void)
 {
@@ -728,10 +790,62 @@ static void receiver_window_edges(void)
 	CHECK(!mrc_receiver_poll_done(&rc, &last));
 }
 
+/*
+ * Completion marks live in a window-sized ring indexed like the receive
+ * bitmap: a packet a full window past a PSN whose completion was not yet
+ * polled would share its mark. Found writing sender_fuzz's receiver
+ * model (its seed "marks-ahead" is the same input as encoded packets):
+ * the receiver reported PSN 0, no last packet, as a completed message.
+ * Such a packet is now dropped until the caller polls; then it is in the
+ * window again.
+ */
+static void receiver_marks_wait_for_poll(void)
+{
+	struct mrc_receiver rc;
+	struct mrc_receiver_verdict v;
+	struct mrc_receiver_reply r;
+	u32 last;
+
+	mrc_receiver_init(&rc, 0);
+	mrc_receiver_on_packet(&rc, 0, 0, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	mrc_receiver_on_packet(&rc, MRC_RX_WINDOW,
+			       MRC_RECEIVER_F_LAST | MRC_RECEIVER_F_ACK_REQ,
+			       &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DROP);
+	CHECK(!v.reply);
+	CHECK(!mrc_receiver_poll_done(&rc, &last));
+	/* Polled: the receive window holds it again. */
+	mrc_receiver_on_packet(&rc, MRC_RX_WINDOW,
+			       MRC_RECEIVER_F_LAST | MRC_RECEIVER_F_ACK_REQ,
+			       &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	CHECK(!mrc_receiver_poll_done(&rc, &last));
+	/* Across the 24-bit wrap, with a completion still to poll. */
+	mrc_receiver_init(&rc, 0xfffffe);
+	mrc_receiver_on_packet(&rc, 0xfffffe, MRC_RECEIVER_F_LAST, &v, &r);
+	mrc_receiver_on_packet(&rc, 0xffffff, 0, &v, &r);
+	CHECK_EQ(mrc_receiver_epsn(&rc), 0);
+	mrc_receiver_on_packet(&rc, MRC_RX_WINDOW - 2, MRC_RECEIVER_F_LAST,
+			       &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DROP);
+	mrc_receiver_on_packet(&rc, MRC_RX_WINDOW - 1, MRC_RECEIVER_F_LAST,
+			       &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DROP);
+	CHECK(mrc_receiver_poll_done(&rc, &last));
+	CHECK_EQ(last, 0xfffffe);
+	CHECK(!mrc_receiver_poll_done(&rc, &last));
+	mrc_receiver_on_packet(&rc, MRC_RX_WINDOW - 1, MRC_RECEIVER_F_LAST,
+			       &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(sender_refuses_bad_input),
 	KTAP_CASE(sender_invalid_ack_and_rnr),
+	KTAP_CASE(sender_sack_reneged),
 	KTAP_CASE(receiver_window_edges),
+	KTAP_CASE(receiver_marks_wait_for_poll),
 	KTAP_CASE(clean_network_delivers_in_order),
 	KTAP_CASE(hostile_network_many_seeds),
 	KTAP_CASE(failed_paths_are_retired),

@@ -45,7 +45,13 @@ void mrc_receiver_on_packet(struct mrc_receiver *r, u32 psn, u32 flags,
 		r->stats.duplicates++;
 		goto answer;
 	}
-	if (!mrc_psn_in_window(psn, epsn, MRC_RX_WINDOW)) {
+	/*
+	 * The completion marks are a window-sized ring from scan: a PSN a
+	 * window past an unpolled one would share its mark, so it waits
+	 * (dropped, resent later) until the caller polls.
+	 */
+	if (!mrc_psn_in_window(psn, epsn, MRC_RX_WINDOW) ||
+	    !mrc_psn_in_window(psn, r->scan, MRC_RX_WINDOW)) {
 		v->action = MRC_RECEIVER_DROP;
 		r->stats.dropped++;
 		return;

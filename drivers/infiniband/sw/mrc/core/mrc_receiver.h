@@ -28,7 +28,10 @@ enum mrc_receiver_action {
 	MRC_RECEIVER_DUPLICATE,
 	/* Trimmed: not received; NAK it so the sender resends at once. */
 	MRC_RECEIVER_TRIMMED,
-	/* Out of the window: dropped, no answer. */
+	/*
+	 * Out of the window, or a window or more past a completion not yet
+	 * polled (mrc_receiver_poll_done()): dropped, no answer.
+	 */
 	MRC_RECEIVER_DROP,
 };
 

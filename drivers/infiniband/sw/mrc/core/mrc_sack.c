@@ -954,6 +954,25 @@ u32 mrc_tx_on_timeout(struct mrc_tx_tracker *t, u64 now, u64 rto)
 	return count;
 }
 
+u32 mrc_tx_on_timeout_reneged(struct mrc_tx_tracker *t)
+{
+	struct mrc_tx_slot *s;
+
+	if (t->head != MRC_TX_NIL || t->una == t->next)
+		return 0;
+	s = &t->slots[tx_idx(t, t->una)];
+	if (s->state != MRC_TX_SACKED)
+		return 0;
+	/* Not in the in-flight list: marked here, not by tx_mark_lost(). */
+	t->n_sacked--;
+	s->state = MRC_TX_LOST;
+	s->cause = MRC_TX_CAUSE_TIMEOUT;
+	s->evidence_lost = 0;
+	t->n_lost++;
+	t->lost_low = t->una;
+	return 1;
+}
+
 bool mrc_tx_next_lost(const struct mrc_tx_tracker *t, u32 from, u32 *psn)
 {
 	u32 p;

@@ -640,6 +640,15 @@ bool mrc_tx_oldest_unacked(const struct mrc_tx_tracker *t, u32 *psn,
 u32 mrc_tx_on_timeout(struct mrc_tx_tracker *t, u64 now, u64 rto);
 
 /*
+ * On an RTO with nothing in flight: when the oldest outstanding PSN is
+ * SACKED, the peer reneged on it (its cumulative PSN stopped there after
+ * a SACK had covered it), and nothing would ever time out or resend it.
+ * Declares it LOST (cause TIMEOUT); returns 1, else 0. RFC 6675 drops its
+ * SACK scoreboard on an RTO for the same reason.
+ */
+u32 mrc_tx_on_timeout_reneged(struct mrc_tx_tracker *t);
+
+/*
  * Iterates LOST PSNs in PSN order: the first LOST PSN at or after @from
  * (serially; a @from before una starts at una), in *@psn. False when none.
  */

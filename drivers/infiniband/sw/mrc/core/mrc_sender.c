@@ -406,6 +406,9 @@ bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now)
 			mrc_sender_ev_charge(s, mrc_tx_slot(&s->tx, psn)->ev,
 					     now, true);
 		expired = mrc_tx_on_timeout(&s->tx, now, rto);
+		/* A SACK the peer took back: nothing else would resend it. */
+		if (!expired)
+			expired = mrc_tx_on_timeout_reneged(&s->tx);
 	}
 	if (!expired)
 		return work;
@@ -447,6 +450,10 @@ bool mrc_sender_next_timer(const struct mrc_sender *s, u64 now, u64 *due)
 	if (mrc_tx_oldest_unacked(&s->tx, &psn, &sent_at)) {
 		from = sent_at > s->progress_us ? sent_at : s->progress_us;
 		*due = from + rto;
+		armed = true;
+	} else if (mrc_tx_outstanding(&s->tx) && !mrc_tx_lost_count(&s->tx)) {
+		/* Only SACKED PSNs: an RTO without progress resends una. */
+		*due = s->progress_us + rto;
 		armed = true;
 	}
 	if (mrc_tx_loss_due(&s->tx, &loss_due) &&

@@ -1,0 +1,845 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * libFuzzer target: the sender core (mrc_sender.c) and the receiver core
+ * (mrc_receiver.c) as their callers drive them, each through its public
+ * API only, on a script of events the input chooses: posts, transmissions
+ * into a lossy, reordering, duplicating network, the receiver's honest
+ * replies, forged ACKs (any cumulative PSN, SACK words, EV echo, ECN),
+ * NAK(trimmed) and RNR of any PSN, timeouts at any time, probe replies,
+ * polls at any moment, and any bytes through mrc_decode() into either
+ * core. After every event it asserts what the headers promise:
+ *   sender:   a new PSN is the next in sequence, in posting order, and a
+ *             message's last packet asks for an ACK; a retransmission is
+ *             a PSN sent before and not yet cumulatively acknowledged,
+ *             with the message and packet number it first had; nothing
+ *             goes out beyond the send window or after a failure;
+ *             completions come once each, in posting order, OK only for
+ *             a message sent in full (and, while no ACK was forged,
+ *             delivered in full); retry exhaustion gives exactly one
+ *             RETRY_EXCEEDED, then only FLUSHED; the timer is armed while
+ *             anything is in flight and never in the past; and, at the
+ *             end of every input, when the peer falls silent and the
+ *             timer fires when due, every message comes back within the
+ *             retries (no timer while messages wait is a hung QP);
+ *   receiver: the verdict is the window's (NEW in the window delivers,
+ *             each PSN at most once), epsn moves over delivered PSNs
+ *             only, a reply's cumulative PSN is epsn and its SACK the
+ *             exact set delivered ahead of it, completions are the
+ *             delivered last packets below epsn, once each, in PSN order.
+ *
+ * Input: an 8-byte configuration, then steps, each an opcode byte and its
+ * arguments (missing bytes read as zero). See enum step below.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mrc_wire.h"
+#include "mrc_sender.h"
+#include "mrc_receiver.h"
+
+#define FUZZ_ASSERT(cond)						\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s:%d: invariant broken: %s\n",	\
+				__FILE__, __LINE__, #cond);		\
+			abort();					\
+		}							\
+	} while (0)
+
+#define MAX_EVS		8u
+#define MAX_SLOTS	64u
+#define MAX_MSGS	16u
+/* Shadow bounds: far beyond what a max_len input can post or send. */
+#define MAX_POSTS	8192u
+#define MAX_PSNS	32768u
+/* Offsets from the receiver's initial PSN it may deliver (epsn + window). */
+#define RCV_SPAN	65536u
+#define NET_SLOTS	64u
+#define REPLY_SLOTS	16u
+
+enum step {
+	STEP_POST,		/* n: a message of n % 16 + 1 packets */
+	STEP_SEND,		/* n: up to n % 32 + 1 transmissions */
+	STEP_DELIVER,		/* idx, how: a packet of the network arrives */
+	STEP_REPLY,		/* idx, keep: a receiver reply arrives */
+	STEP_FORGED_ACK,	/* mode, cum, nwords, words, ev, ecn */
+	STEP_TRIM,		/* delta8: NAK(trimmed) of una + delta */
+	STEP_RNR,		/* delta8: RNR NAK of una + delta */
+	STEP_TIME,		/* delta16, shift: time passes */
+	STEP_TIMER,		/* at: the timer fires (when due, or now) */
+	STEP_PROBE,		/* ev, how: the last probe's reply, or any EV's */
+	STEP_RAW,		/* len, bytes: any packet, decoded */
+	STEP_POLL_SENDER,	/* every finished message */
+	STEP_POLL_RECEIVER,	/* n: up to n completions */
+	STEP_COUNT,
+};
+
+struct input {
+	const u8 *p;
+	size_t left;
+};
+
+struct net_pkt {
+	u32 psn;
+	u32 flags;	/* MRC_RECEIVER_F_* */
+	u32 ev;
+};
+
+struct harness {
+	u64 now;
+	/* The furthest now + a delay of the sender's ever reached. */
+	u64 horizon;
+	u32 init_psn;
+	u32 n_evs;
+	u32 nslots;
+	u32 nmsgs;
+	u32 ack_interval;
+	struct mrc_sender_params p;
+
+	struct mrc_sender snd;
+	struct mrc_tx_slot slots[MAX_SLOTS];
+	struct mrc_sender_msg msgs[MAX_MSGS];
+	struct mrc_ev_set set;
+	struct mrc_ev evs[MAX_EVS];
+	struct mrc_nscc cc;
+	struct mrc_receiver rcv;
+
+	/* Sender shadow: messages by post number, PSNs by offset. */
+	u32 posted;
+	u32 polled;
+	u32 cur_msg;		/* the message new PSNs come from */
+	u32 new_psns;		/* new PSNs handed out */
+	bool forged;		/* an ACK not from the receiver reached it */
+	bool failed;		/* the sender reported it failed */
+	u32 pending_at_fail;
+	/* The last EV the sender asked to probe. */
+	u32 probe_ev;
+	u32 retry_exceeded;
+	u32 flushed;
+
+	/* Network: packets on the way (a ring; overwritten ones are lost). */
+	struct net_pkt net[NET_SLOTS];
+	u32 net_n;
+	u32 net_head;
+	struct mrc_receiver_reply replies[REPLY_SLOTS];
+	u32 reply_ev[REPLY_SLOTS];
+	u32 reply_n;
+	u32 reply_head;
+
+	/* The receiver's scan: offsets below are reported or not last. */
+	u32 rcv_scan;
+	/* Bytes of delivered[] and last[] an input may have set. */
+	u32 rcv_dirty;
+
+	/*
+	 * From here on, not cleared per input (it would cost more than the
+	 * run): each entry is written before it is read, the bitmaps are
+	 * cleared up to rcv_dirty.
+	 */
+	u16 msg_npkts[MAX_POSTS];
+	u16 msg_sent[MAX_POSTS];
+	u32 msg_first[MAX_POSTS];
+	u16 psn_msg[MAX_PSNS];
+	u16 psn_pkt[MAX_PSNS];
+	/* Receiver shadow, by offset from init_psn. */
+	u8 delivered[RCV_SPAN / 8];
+	u8 last[RCV_SPAN / 8];
+};
+
+static struct harness H;
+
+static u8 in_u8(struct input *in)
+{
+	u8 v = 0;
+
+	if (in->left) {
+		v = *in->p++;
+		in->left--;
+	}
+	return v;
+}
+
+static u16 in_u16(struct input *in)
+{
+	return (u16)(in_u8(in) << 8 | in_u8(in));
+}
+
+static u32 in_u32(struct input *in)
+{
+	return (u32)in_u16(in) << 16 | in_u16(in);
+}
+
+static u64 in_u64(struct input *in)
+{
+	return (u64)in_u32(in) << 32 | in_u32(in);
+}
+
+static bool bit_get(const u8 *map, u32 off)
+{
+	return off < RCV_SPAN && (map[off / 8] >> (off % 8)) & 1;
+}
+
+static void bit_set(u8 *map, u32 off)
+{
+	FUZZ_ASSERT(off < RCV_SPAN);
+	map[off / 8] |= (u8)(1u << (off % 8));
+	if (H.rcv_dirty <= off / 8)
+		H.rcv_dirty = off / 8 + 1;
+}
+
+static u32 rcv_off(u32 psn)
+{
+	return mrc_psn_distance(H.init_psn, psn);
+}
+
+/* ------------------------------------------------------------------ */
+/* Receiver                                                           */
+/* ------------------------------------------------------------------ */
+
+static void check_reply(const struct mrc_receiver_reply *r)
+{
+	u32 i, epsn = mrc_receiver_epsn(&H.rcv), base = rcv_off(epsn) + 1;
+	/* Past this bit nothing was delivered: the SACK must be clear. */
+	u32 end = H.rcv_dirty * 8 > base ? H.rcv_dirty * 8 - base : 0;
+
+	FUZZ_ASSERT(r->cum_psn == epsn);
+	FUZZ_ASSERT(r->nwords <= MRC_RX_SACK_MAX_WORDS);
+	if (end > MRC_RX_WINDOW - 1)
+		end = MRC_RX_WINDOW - 1;
+	/* Bit i is PSN cum + 1 + i: set exactly when it was delivered. */
+	for (i = 0; i < end; i++) {
+		bool set = i < r->nwords * 64 &&
+			   (r->sack[i / 64] >> (63 - i % 64)) & 1;
+
+		FUZZ_ASSERT(set == bit_get(H.delivered, base + i));
+	}
+	for (; i < r->nwords * 64; i++)
+		FUZZ_ASSERT(!((r->sack[i / 64] >> (63 - i % 64)) & 1));
+}
+
+/* @psn with @flags arrives at the receiver; its reply, if any, in @reply. */
+static bool receiver_in(u32 psn, u32 flags, struct mrc_receiver_reply *reply)
+{
+	u32 before = mrc_receiver_epsn(&H.rcv), after, off, p;
+	u32 ahead, behind;
+	struct mrc_receiver_verdict v;
+	bool was, in_window, dup_range;
+
+	psn &= MRC_PSN_MASK;
+	off = rcv_off(psn);
+	was = bit_get(H.delivered, off);
+	ahead = mrc_psn_distance(before, psn);
+	behind = mrc_psn_distance(psn, before);
+	/* The marks' ring starts at the oldest completion not yet polled. */
+	in_window = ahead < MRC_RX_WINDOW &&
+		    off - H.rcv_scan < MRC_RX_WINDOW;
+	dup_range = behind >= 1 && behind <= MRC_RX_DUP_DISTANCE;
+	memset(reply, 0xa5, sizeof(*reply));
+	mrc_receiver_on_packet(&H.rcv, psn, flags, &v, reply);
+	after = mrc_receiver_epsn(&H.rcv);
+
+	switch (v.action) {
+	case MRC_RECEIVER_DELIVER:
+		/* New, in the window, not trimmed: executed exactly once. */
+		FUZZ_ASSERT(in_window && !was && !(flags & MRC_RECEIVER_F_TRIMMED));
+		bit_set(H.delivered, off);
+		if (flags & MRC_RECEIVER_F_LAST)
+			bit_set(H.last, off);
+		break;
+	case MRC_RECEIVER_DUPLICATE:
+		/* Received before, or behind epsn (before init: never sent). */
+		FUZZ_ASSERT(was || dup_range);
+		FUZZ_ASSERT(!dup_range || off >= rcv_off(before) || was);
+		break;
+	case MRC_RECEIVER_TRIMMED:
+		FUZZ_ASSERT((flags & MRC_RECEIVER_F_TRIMMED) && in_window && !was);
+		FUZZ_ASSERT(v.reply && reply->nak_trimmed && reply->nak_psn == psn);
+		break;
+	case MRC_RECEIVER_DROP:
+		FUZZ_ASSERT(!in_window && !dup_range && !v.reply);
+		break;
+	default:
+		FUZZ_ASSERT(0);
+	}
+	/* What the window says must be what the verdict was. */
+	if (in_window && !was)
+		FUZZ_ASSERT(v.action == ((flags & MRC_RECEIVER_F_TRIMMED) ?
+					 MRC_RECEIVER_TRIMMED :
+					 MRC_RECEIVER_DELIVER));
+	if (v.action != MRC_RECEIVER_TRIMMED && v.reply)
+		FUZZ_ASSERT(!reply->nak_trimmed);
+	/* Answers that the header promises. */
+	if (v.action == MRC_RECEIVER_DUPLICATE ||
+	    v.action == MRC_RECEIVER_TRIMMED ||
+	    (v.action == MRC_RECEIVER_DELIVER &&
+	     ((flags & MRC_RECEIVER_F_ACK_REQ) || psn != before)))
+		FUZZ_ASSERT(v.reply);
+	/* epsn moves forward over delivered PSNs only, to a missing one. */
+	FUZZ_ASSERT(rcv_off(after) >= rcv_off(before) ||
+		    rcv_off(before) >= RCV_SPAN);
+	for (p = before; p != after; p = mrc_psn_add(p, 1))
+		FUZZ_ASSERT(bit_get(H.delivered, rcv_off(p)));
+	FUZZ_ASSERT(!bit_get(H.delivered, rcv_off(after)));
+	if (v.action != MRC_RECEIVER_DELIVER)
+		FUZZ_ASSERT(after == before);
+	if (v.reply)
+		check_reply(reply);
+	return v.reply;
+}
+
+static void poll_receiver(u32 max)
+{
+	u32 epsn_off = rcv_off(mrc_receiver_epsn(&H.rcv)), last, off;
+
+	while (max--) {
+		if (!mrc_receiver_poll_done(&H.rcv, &last)) {
+			/* Nothing left: every last packet below epsn reported. */
+			for (off = H.rcv_scan; off < epsn_off; off++)
+				FUZZ_ASSERT(!bit_get(H.last, off));
+			H.rcv_scan = epsn_off;
+			return;
+		}
+		off = rcv_off(last);
+		/* A delivered last packet, below epsn, after the previous. */
+		FUZZ_ASSERT(off >= H.rcv_scan && off < epsn_off);
+		FUZZ_ASSERT(bit_get(H.last, off));
+		while (H.rcv_scan < off)
+			FUZZ_ASSERT(!bit_get(H.last, H.rcv_scan++));
+		H.rcv_scan = off + 1;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Sender                                                             */
+/* ------------------------------------------------------------------ */
+
+static u32 snd_off(u32 psn)
+{
+	return mrc_psn_distance(H.init_psn, psn);
+}
+
+static u64 timer_bound(void)
+{
+	u64 b = mrc_rto_us(&H.snd.rto), w = mrc_tx_reorder_window(&H.snd.tx);
+
+	if (b < w)
+		b = w;
+	if (b < H.snd.tx.charge_patience)
+		b = H.snd.tx.charge_patience;
+	return b > H.snd.tx.charge_delay ? b : H.snd.tx.charge_delay;
+}
+
+static void horizon_update(void)
+{
+	if (H.horizon < H.now + timer_bound())
+		H.horizon = H.now + timer_bound();
+}
+
+static void check_sender(void)
+{
+	const struct mrc_tx_tracker *t = &H.snd.tx;
+	u32 una = snd_off(t->una), next = snd_off(t->next), k;
+	u64 due;
+	int ev;
+
+	horizon_update();
+	FUZZ_ASSERT(next == H.new_psns);
+	FUZZ_ASSERT(una <= next && next - una <= H.nslots);
+	FUZZ_ASSERT(mrc_tx_outstanding(t) == next - una);
+	FUZZ_ASSERT(mrc_tx_in_flight(t) + mrc_tx_lost_count(t) <= next - una);
+	FUZZ_ASSERT(mrc_sender_pending(&H.snd) == H.posted - H.polled);
+	/* A message's ring entry: what went out, never more acknowledged. */
+	for (k = H.polled; k != H.posted; k++) {
+		const struct mrc_sender_msg *m = &H.msgs[k & (H.nmsgs - 1)];
+
+		FUZZ_ASSERT(m->cookie == k && m->npkts == H.msg_npkts[k]);
+		FUZZ_ASSERT(m->sent == H.msg_sent[k]);
+		FUZZ_ASSERT(m->acked <= m->sent);
+	}
+	if (H.snd.failed) {
+		struct mrc_sender_tx tx;
+
+		FUZZ_ASSERT(!mrc_sender_next_timer(&H.snd, H.now, &due));
+		FUZZ_ASSERT(!mrc_sender_next(&H.snd, H.now, &tx));
+		FUZZ_ASSERT(mrc_sender_next_probe(&H.snd, H.now) == -1);
+		return;
+	}
+	if (mrc_sender_next_timer(&H.snd, H.now, &due)) {
+		FUZZ_ASSERT(due >= H.now);
+		/*
+		 * No later than the furthest any delay the sender worked
+		 * with (RTO, reordering window, EV charge delay and
+		 * patience) reached.
+		 */
+		FUZZ_ASSERT(due <= H.horizon);
+	} else {
+		/* Something in flight and no timer: the sender would hang. */
+		FUZZ_ASSERT(!mrc_tx_in_flight(t));
+	}
+	/* As a caller asks after every event; STEP_PROBE answers it. */
+	ev = mrc_sender_next_probe(&H.snd, H.now);
+	FUZZ_ASSERT(ev == -1 || (H.n_evs && (u32)ev < H.n_evs));
+	if (ev >= 0)
+		H.probe_ev = (u32)ev;
+}
+
+static void net_put(const struct net_pkt *pkt)
+{
+	u32 i = (H.net_head + H.net_n) % NET_SLOTS;
+
+	H.net[i] = *pkt;
+	if (H.net_n < NET_SLOTS)
+		H.net_n++;
+	else
+		H.net_head = (H.net_head + 1) % NET_SLOTS;
+}
+
+static bool send_one(void)
+{
+	u32 una = H.snd.tx.una, off, k;
+	struct mrc_sender_tx tx;
+	struct net_pkt pkt;
+	bool failed = H.snd.failed;
+
+	memset(&tx, 0x5a, sizeof(tx));
+	if (!mrc_sender_next(&H.snd, H.now, &tx))
+		return false;
+	FUZZ_ASSERT(!failed);
+	FUZZ_ASSERT(tx.psn <= MRC_PSN_MASK);
+	FUZZ_ASSERT(mrc_psn_distance(una, tx.psn) < H.nslots);
+	FUZZ_ASSERT(tx.ev == MRC_TX_NIL || (H.n_evs && tx.ev < H.n_evs));
+	FUZZ_ASSERT(tx.msg < H.nmsgs);
+	off = snd_off(tx.psn);
+	if (tx.why == MRC_SENDER_NEW) {
+		FUZZ_ASSERT(off == H.new_psns && off < MAX_PSNS);
+		while (H.cur_msg < H.posted &&
+		       H.msg_sent[H.cur_msg] == H.msg_npkts[H.cur_msg])
+			H.cur_msg++;
+		k = H.cur_msg;
+		FUZZ_ASSERT(k < H.posted && k >= H.polled);
+		FUZZ_ASSERT(tx.msg == (k & (H.nmsgs - 1)));
+		FUZZ_ASSERT(tx.pkt == H.msg_sent[k]);
+		if (!tx.pkt)
+			H.msg_first[k] = tx.psn;
+		H.msg_sent[k]++;
+		/* A message's last packet always asks (mrc_sender.h). */
+		if (H.msg_sent[k] == H.msg_npkts[k] ||
+		    H.msg_sent[k] % H.ack_interval == 0)
+			FUZZ_ASSERT(tx.ack_req);
+		H.psn_msg[off] = (u16)k;
+		H.psn_pkt[off] = (u16)tx.pkt;
+		H.new_psns++;
+	} else {
+		FUZZ_ASSERT(tx.why <= MRC_SENDER_RETX_RNR);
+		/* Sent before, not cumulatively acknowledged, same place. */
+		FUZZ_ASSERT(off < H.new_psns &&
+			    off >= snd_off(una));
+		k = H.psn_msg[off];
+		FUZZ_ASSERT(k >= H.polled);
+		FUZZ_ASSERT(tx.msg == (k & (H.nmsgs - 1)));
+		FUZZ_ASSERT(tx.pkt == H.psn_pkt[off]);
+		FUZZ_ASSERT(tx.ack_req);
+	}
+	pkt.psn = tx.psn;
+	pkt.ev = tx.ev;
+	pkt.flags = (tx.ack_req ? MRC_RECEIVER_F_ACK_REQ : 0) |
+		    (tx.pkt + 1 == H.msg_npkts[k] ? MRC_RECEIVER_F_LAST : 0);
+	net_put(&pkt);
+	return true;
+}
+
+static void poll_sender(void)
+{
+	struct mrc_sender_done d;
+	u32 k, i;
+
+	while (mrc_sender_poll_done(&H.snd, &d)) {
+		k = H.polled;
+		FUZZ_ASSERT(k < H.posted);
+		/* Once each, in posting order. */
+		FUZZ_ASSERT(d.cookie == k);
+		switch (d.status) {
+		case MRC_SENDER_ST_OK:
+			FUZZ_ASSERT(!H.retry_exceeded && !H.flushed);
+			FUZZ_ASSERT(H.msg_sent[k] == H.msg_npkts[k]);
+			if (!H.forged)
+				for (i = 0; i < H.msg_npkts[k]; i++)
+					FUZZ_ASSERT(bit_get(H.delivered,
+						rcv_off(mrc_psn_add(H.msg_first[k], i))));
+			break;
+		case MRC_SENDER_ST_RETRY_EXCEEDED:
+			FUZZ_ASSERT(H.snd.failed);
+			FUZZ_ASSERT(!H.retry_exceeded++ && !H.flushed);
+			break;
+		case MRC_SENDER_ST_FLUSHED:
+			FUZZ_ASSERT(H.snd.failed);
+			FUZZ_ASSERT(H.retry_exceeded || !H.pending_at_fail);
+			H.flushed++;
+			break;
+		default:
+			FUZZ_ASSERT(0);
+		}
+		H.polled++;
+	}
+	if (H.snd.failed) {
+		/* A failed sender gives every message back. */
+		FUZZ_ASSERT(H.polled == H.posted);
+		FUZZ_ASSERT(H.retry_exceeded == (H.pending_at_fail ? 1u : 0u));
+	}
+}
+
+static void sender_ack(u32 cum, const u64 *sack, u32 nwords, u32 ev, bool ecn)
+{
+	int ret = mrc_sender_on_ack(&H.snd, H.now, cum, sack, nwords, ev, ecn);
+
+	FUZZ_ASSERT(ret == MRC_TX_ACK_OK || ret == MRC_TX_ACK_STALE ||
+		    ret == MRC_TX_ACK_INVALID);
+}
+
+static void sender_timeout(void)
+{
+	bool was = H.snd.failed;
+	u32 pending = H.posted - H.polled;
+
+	mrc_sender_on_timeout(&H.snd, H.now);
+	if (!was && H.snd.failed) {
+		H.failed = true;
+		H.pending_at_fail = pending;
+		/* Something was in flight: some message was not acknowledged. */
+		FUZZ_ASSERT(pending);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Steps                                                              */
+/* ------------------------------------------------------------------ */
+
+static void step_deliver(struct input *in)
+{
+	u8 idx = in_u8(in), how = in_u8(in);
+	struct mrc_receiver_reply reply;
+	struct net_pkt pkt;
+	u32 i, j;
+
+	if (!H.net_n)
+		return;
+	i = (H.net_head + idx % H.net_n) % NET_SLOTS;
+	pkt = H.net[i];
+	if (!(how & 1)) {
+		/* Taken off the network (else a duplicate stays behind). */
+		for (j = idx % H.net_n; j + 1 < H.net_n; j++)
+			H.net[(H.net_head + j) % NET_SLOTS] =
+				H.net[(H.net_head + j + 1) % NET_SLOTS];
+		H.net_n--;
+	}
+	if (how & 2)
+		pkt.flags |= MRC_RECEIVER_F_TRIMMED;
+	if (how & 4)
+		pkt.flags ^= MRC_RECEIVER_F_ACK_REQ;
+	if (receiver_in(pkt.psn, pkt.flags, &reply) && !(how & 8)) {
+		i = (H.reply_head + H.reply_n) % REPLY_SLOTS;
+		H.replies[i] = reply;
+		H.reply_ev[i] = pkt.ev;
+		if (H.reply_n < REPLY_SLOTS)
+			H.reply_n++;
+		else
+			H.reply_head = (H.reply_head + 1) % REPLY_SLOTS;
+	}
+}
+
+static void step_reply(struct input *in)
+{
+	u8 idx = in_u8(in), keep = in_u8(in);
+	const struct mrc_receiver_reply *r;
+	u32 nwords;
+
+	if (!H.reply_n)
+		return;
+	r = &H.replies[(H.reply_head + idx % H.reply_n) % REPLY_SLOTS];
+	if (r->nak_trimmed)
+		mrc_sender_on_trim(&H.snd, H.now, r->nak_psn);
+	/* The wire carries MRC_SACK_MAX_WORDS; the glue cuts the rest. */
+	nwords = r->nwords < MRC_SACK_MAX_WORDS ? r->nwords :
+		 MRC_SACK_MAX_WORDS;
+	sender_ack(r->cum_psn, r->sack, keep & 2 ? r->nwords : nwords,
+		   H.reply_ev[(H.reply_head + idx % H.reply_n) % REPLY_SLOTS],
+		   keep & 4);
+	if (!(keep & 1) && idx % H.reply_n == 0) {
+		H.reply_head = (H.reply_head + 1) % REPLY_SLOTS;
+		H.reply_n--;
+	}
+}
+
+static void step_forged_ack(struct input *in)
+{
+	u8 mode = in_u8(in), nwords = in_u8(in), ev = in_u8(in);
+	u32 cum = in_u32(in), i;
+	u64 sack[MRC_RX_SACK_MAX_WORDS];
+
+	nwords %= MRC_RX_SACK_MAX_WORDS + 2;
+	for (i = 0; i < MRC_RX_SACK_MAX_WORDS; i++)
+		sack[i] = i < nwords && i < 4 ? in_u64(in) :
+			  (mode & 0x80 ? ~0ull : 0);
+	switch (mode & 3) {
+	case 0:		/* near una */
+		cum = mrc_psn_add(H.snd.tx.una, (u32)(s32)(int8_t)cum);
+		break;
+	case 1:		/* near next */
+		cum = mrc_psn_add(H.snd.tx.next, (u32)(s32)(int8_t)cum);
+		break;
+	case 2:		/* at the receiver's epsn */
+		cum = mrc_receiver_epsn(&H.rcv);
+		break;
+	default:	/* anything, even beyond 24 bits */
+		break;
+	}
+	H.forged = true;
+	sender_ack(cum, sack, nwords > MRC_RX_SACK_MAX_WORDS ?
+		   MRC_RX_SACK_MAX_WORDS : nwords,
+		   mode & 4 ? ev : ev % (H.n_evs + 1), mode & 8);
+}
+
+static void step_raw(struct input *in)
+{
+	u8 len = in_u8(in), buf[256], *exact;
+	struct mrc_receiver_reply reply;
+	struct mrc_pkt pkt;
+	u32 flags, i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = in_u8(in);
+	/* The decoder reads exactly len bytes: ASan sees any overread. */
+	exact = malloc(len ? len : 1);
+	FUZZ_ASSERT(exact);
+	memcpy(exact, buf, len);
+	if (mrc_decode(exact, len, &pkt) != 0) {
+		free(exact);
+		return;
+	}
+	free(exact);
+	switch (pkt.hdr.opcode) {
+	case MRC_OP_ACK:
+	case MRC_OP_NAK:
+		H.forged = true;
+		if (pkt.hdr.opcode == MRC_OP_NAK &&
+		    pkt.ack.syndrome == MRC_NAK_RNR) {
+			mrc_sender_on_rnr(&H.snd, H.now, pkt.ack.nak_psn);
+			break;
+		}
+		if (pkt.hdr.opcode == MRC_OP_NAK &&
+		    pkt.ack.syndrome == MRC_NAK_TRIMMED)
+			mrc_sender_on_trim(&H.snd, H.now, pkt.ack.nak_psn);
+		sender_ack(pkt.ack.cum_psn, pkt.ack.sack, pkt.ack.sack_words,
+			   pkt.ack.ev_echo, pkt.ack.flags & 1);
+		break;
+	case MRC_OP_PROBE_REPLY:
+		mrc_sender_on_probe_reply(&H.snd, H.now, pkt.probe.ev, true);
+		break;
+	case MRC_OP_WRITE:
+	case MRC_OP_WRITE_IMM:
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+	case MRC_OP_READ_REQ:
+	case MRC_OP_ATOMIC_CMP_SWAP:
+	case MRC_OP_ATOMIC_FETCH_ADD:
+		flags = (pkt.hdr.flags & MRC_F_ACK_REQ ?
+			 MRC_RECEIVER_F_ACK_REQ : 0) |
+			(pkt.hdr.flags & MRC_F_TRIMMED ?
+			 MRC_RECEIVER_F_TRIMMED : 0) |
+			(pkt.hdr.flags & MRC_F_SOLICITED ||
+			 pkt.hdr.opcode >= MRC_OP_READ_REQ ?
+			 MRC_RECEIVER_F_LAST : 0);
+		receiver_in(pkt.hdr.psn, flags, &reply);
+		break;
+	default:
+		break;
+	}
+}
+
+static void step_timer(struct input *in)
+{
+	u8 at = in_u8(in);
+	u64 due;
+
+	if ((at & 1) && mrc_sender_next_timer(&H.snd, H.now, &due))
+		H.now = due;
+	sender_timeout();
+}
+
+static void step(struct input *in)
+{
+	u8 op = in_u8(in) % STEP_COUNT, n;
+	u32 i;
+
+	horizon_update();
+	switch (op) {
+	case STEP_POST:
+		n = in_u8(in);
+		if (H.posted == MAX_POSTS)
+			break;
+		i = n % 16 + 1;
+		if (mrc_sender_post(&H.snd, i, H.posted) >= 0) {
+			FUZZ_ASSERT(H.posted - H.polled < H.nmsgs);
+			H.msg_npkts[H.posted] = (u16)i;
+			H.msg_sent[H.posted] = 0;
+			H.posted++;
+		} else {
+			FUZZ_ASSERT(H.posted - H.polled == H.nmsgs);
+		}
+		break;
+	case STEP_SEND:
+		n = in_u8(in) % 32 + 1;
+		while (n-- && H.new_psns + 1 < MAX_PSNS && send_one())
+			;
+		break;
+	case STEP_DELIVER:
+		step_deliver(in);
+		break;
+	case STEP_REPLY:
+		step_reply(in);
+		break;
+	case STEP_FORGED_ACK:
+		step_forged_ack(in);
+		break;
+	case STEP_TRIM:
+		mrc_sender_on_trim(&H.snd, H.now,
+				   mrc_psn_add(H.snd.tx.una,
+					       (u32)(s32)(int8_t)in_u8(in)));
+		break;
+	case STEP_RNR:
+		mrc_sender_on_rnr(&H.snd, H.now,
+				  mrc_psn_add(H.snd.tx.una,
+					      (u32)(s32)(int8_t)in_u8(in)));
+		break;
+	case STEP_TIME: {
+		u64 t = in_u16(in);
+
+		H.now += t << (in_u8(in) % 24);
+		break;
+	}
+	case STEP_TIMER:
+		step_timer(in);
+		break;
+	case STEP_PROBE: {
+		u8 ev = in_u8(in), ok = in_u8(in);
+
+		mrc_sender_on_probe_reply(&H.snd, H.now,
+					  ok & 2 ? ev : ok & 4 ?
+					  ev % (H.n_evs + 1) : H.probe_ev,
+					  ok & 1);
+		break;
+	}
+	case STEP_RAW:
+		step_raw(in);
+		break;
+	case STEP_POLL_SENDER:
+		poll_sender();
+		break;
+	case STEP_POLL_RECEIVER:
+		poll_receiver(in_u8(in) % 8 + 1);
+		break;
+	}
+	check_sender();
+}
+
+static bool setup(struct input *in)
+{
+	struct mrc_ev_desc descs[MAX_EVS];
+	struct mrc_ev_params evp;
+	struct mrc_nscc_params ccp;
+	u8 b0 = in_u8(in), b1 = in_u8(in), b5, b6, b7;
+	u32 i;
+
+	H.init_psn = in_u8(in) << 16;
+	H.init_psn |= in_u16(in);
+	b5 = in_u8(in);
+	b6 = in_u8(in);
+	b7 = in_u8(in);
+	H.n_evs = b0 % (MAX_EVS + 1);
+	H.nslots = 8u << ((b1 >> 4) & 3);
+	H.nmsgs = 2u << ((b1 >> 6) & 3);
+	H.ack_interval = b6 % 8 + 1;
+	H.p = (struct mrc_sender_params){
+		.retry_cnt = (b1 >> 1) & 7,
+		.fixed_cwnd = b5 % 64 + 1,
+		.mtu = 4096,
+		.ack_interval = H.ack_interval,
+		.timer_granularity_us = b7 & 0x80 ? 4000 : 1,
+		.rto = { .min_us = 100u << (b7 & 3), .max_us = 100000,
+			 .granularity_us = 1, .initial_us = 1000 },
+	};
+	memset(descs, 0, sizeof(descs));
+	for (i = 0; i < MAX_EVS; i++) {
+		descs[i].path.udp_sport = (u16)(49152 + i);
+		descs[i].plane = (u8)(i % 2);
+	}
+	if (H.n_evs) {
+		mrc_ev_params_default(&evp);
+		evp.min_active = (b7 >> 2) & 3;
+		if (mrc_ev_set_init(&H.set, H.evs, H.n_evs, b7 & 0x10 ? 2 : 1,
+				    descs, &evp))
+			return false;
+	}
+	if (b1 & 1) {
+		mrc_nscc_params_default(&ccp);
+		FUZZ_ASSERT(mrc_nscc_init(&H.cc, &ccp) == 0);
+	}
+	FUZZ_ASSERT(mrc_sender_init(&H.snd, &H.p, H.slots, H.nslots, H.msgs,
+				    H.nmsgs, H.n_evs ? &H.set : NULL,
+				    b1 & 1 ? &H.cc : NULL, H.init_psn) == 0);
+	mrc_receiver_init(&H.rcv, H.init_psn);
+	H.now = 1000;
+	return true;
+}
+
+/*
+ * The peer goes silent: the sender, firing its timer when due and sending
+ * what it may, must give every message back, the oldest unacknowledged
+ * as RETRY_EXCEEDED, within its retries. A sender with messages to finish
+ * and no timer, or one that never runs out of retries, hangs its QP.
+ */
+static void peer_dies(void)
+{
+	u32 rounds, n;
+	u64 due;
+
+	for (rounds = 0; rounds < 4096; rounds++) {
+		for (n = 0; n < 2 * MAX_SLOTS && H.new_psns + 1 < MAX_PSNS &&
+			    send_one(); n++)
+			;
+		poll_sender();
+		if (H.snd.failed || H.posted == H.polled ||
+		    H.new_psns + 1 >= MAX_PSNS)
+			return;
+		FUZZ_ASSERT(mrc_sender_next_timer(&H.snd, H.now, &due));
+		FUZZ_ASSERT(due >= H.now);
+		H.now = due;
+		sender_timeout();
+		check_sender();
+	}
+	FUZZ_ASSERT(!"the sender outlived a silent peer");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct input in = { data, size };
+
+	memset(H.delivered, 0, H.rcv_dirty);
+	memset(H.last, 0, H.rcv_dirty);
+	memset(&H, 0, offsetof(struct harness, msg_npkts));
+	if (!setup(&in))
+		return 0;
+	check_sender();
+	while (in.left)
+		step(&in);
+	/* The end: whatever finished is given back, and checked. */
+	poll_sender();
+	poll_receiver(MAX_POSTS);
+	peer_dies();
+	return 0;
+}
