@@ -45,38 +45,7 @@ enum step {
 	STEP_COUNT,
 };
 
-struct input {
-	const u8 *p;
-	size_t left;
-};
-
 static struct sim sim;
-
-static u8 in_u8(struct input *in)
-{
-	u8 v = 0;
-
-	if (in->left) {
-		v = *in->p++;
-		in->left--;
-	}
-	return v;
-}
-
-static u16 in_u16(struct input *in)
-{
-	return (u16)(in_u8(in) << 8 | in_u8(in));
-}
-
-static u32 in_u32(struct input *in)
-{
-	return (u32)in_u16(in) << 16 | in_u16(in);
-}
-
-static u64 in_u64(struct input *in)
-{
-	return (u64)in_u32(in) << 32 | in_u32(in);
-}
 
 /* ---- the requester ---- */
 

@@ -16,15 +16,7 @@
 #include "mrc_ev.h"
 #include "mrc_rto.h"
 #include "mrc_nscc.h"
-
-#define FUZZ_ASSERT(cond)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: invariant broken: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_input.h"
 
 #define MAX_SLOTS	1024u
 #define MAX_EVS		16u

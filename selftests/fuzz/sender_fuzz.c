@@ -39,15 +39,7 @@
 #include "mrc_wire.h"
 #include "mrc_sender.h"
 #include "mrc_receiver.h"
-
-#define FUZZ_ASSERT(cond)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: invariant broken: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_input.h"
 
 #define MAX_EVS		8u
 #define MAX_SLOTS	64u
@@ -75,11 +67,6 @@ enum step {
 	STEP_POLL_SENDER,	/* every finished message */
 	STEP_POLL_RECEIVER,	/* n: up to n completions */
 	STEP_COUNT,
-};
-
-struct input {
-	const u8 *p;
-	size_t left;
 };
 
 struct net_pkt {
@@ -150,32 +137,6 @@ struct harness {
 };
 
 static struct harness H;
-
-static u8 in_u8(struct input *in)
-{
-	u8 v = 0;
-
-	if (in->left) {
-		v = *in->p++;
-		in->left--;
-	}
-	return v;
-}
-
-static u16 in_u16(struct input *in)
-{
-	return (u16)(in_u8(in) << 8 | in_u8(in));
-}
-
-static u32 in_u32(struct input *in)
-{
-	return (u32)in_u16(in) << 16 | in_u16(in);
-}
-
-static u64 in_u64(struct input *in)
-{
-	return (u64)in_u32(in) << 32 | in_u32(in);
-}
 
 static bool bit_get(const u8 *map, u32 off)
 {

@@ -20,15 +20,7 @@
 #include <string.h>
 
 #include "mrc_wire.h"
-
-#define FUZZ_ASSERT(cond)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: invariant broken: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_input.h"
 
 #include <stdio.h>
 
