@@ -15,8 +15,8 @@
 #include "mrc.h"
 #include "mrc_compat.h"
 #include "mrc_net.h"
-#include "mrc_req.h"
 #include "mrc_txq.h"
+#include "mrc_wq.h"
 
 static LIST_HEAD(mrc_devices);
 static DEFINE_MUTEX(mrc_devices_lock);
@@ -361,7 +361,7 @@ static int __init mrc_module_init(void)
 	if (err)
 		return err;
 
-	err = mrc_req_module_init();
+	err = mrc_wq_init();
 	if (err) {
 		mrc_net_exit();
 		return err;
@@ -369,7 +369,7 @@ static int __init mrc_module_init(void)
 
 	err = register_netdevice_notifier(&mrc_netdev_notifier);
 	if (err)
-		goto err_req;
+		goto err_wq;
 
 	err = mrc_ctl_netlink_init();
 	if (err)
@@ -381,8 +381,8 @@ static int __init mrc_module_init(void)
 
 err_notifier:
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
-err_req:
-	mrc_req_module_exit();
+err_wq:
+	mrc_wq_exit();
 	mrc_net_exit();
 	return err;
 }
@@ -397,7 +397,7 @@ static void __exit mrc_module_exit(void)
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 	mrc_planes_exit();
 	/* Every device is gone, and with them every socket and QP. */
-	mrc_req_module_exit();
+	mrc_wq_exit();
 	/* Packets of gone QPs still queued somewhere run our destructor. */
 	mrc_txq_exit();
 	mrc_net_exit();

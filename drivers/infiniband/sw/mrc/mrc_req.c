@@ -38,9 +38,8 @@
 #include "mrc_qp.h"
 #include "mrc_stats.h"
 #include "mrc_txq.h"
+#include "mrc_wq.h"
 #include "mrc_xmit.h"
-
-struct workqueue_struct *mrc_wq;
 
 bool mrc_req_cc_default = true;
 module_param_named(cc, mrc_req_cc_default, bool, 0644);
@@ -48,17 +47,6 @@ MODULE_PARM_DESC(cc, "new devices start with NSCC congestion control on (default
 
 static void mrc_req_work(struct work_struct *work);
 static enum hrtimer_restart mrc_req_timer(struct hrtimer *t);
-
-int mrc_req_module_init(void)
-{
-	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	return mrc_wq ? 0 : -ENOMEM;
-}
-
-void mrc_req_module_exit(void)
-{
-	destroy_workqueue(mrc_wq);
-}
 
 static u64 mrc_now(void)
 {

@@ -24,6 +24,7 @@
 #include "mrc_srq.h"
 #include "mrc_stats.h"
 #include "mrc_ud.h"
+#include "mrc_wq.h"
 #include "mrc_xmit.h"
 
 /* Datagrams one run of the send work builds before it sends them. */
