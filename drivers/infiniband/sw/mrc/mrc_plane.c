@@ -9,9 +9,9 @@
 #include <linux/slab.h>
 
 #include "mrc.h"
+#include "mrc_clock.h"
 #include "mrc_plane.h"
 #include "mrc_qp.h"
-#include "mrc_xmit.h"
 
 /* Enough to see every lower device that could become a plane. */
 #define MRC_PLANE_SCAN_MAX	(2 * MRC_EV_MAX_PLANES)
@@ -209,7 +209,7 @@ static void mrc_planes_notify_work(struct work_struct *work)
 						 struct mrc_planes,
 						 notify_work);
 	struct mrc_dev *mdev = container_of(planes, struct mrc_dev, planes);
-	u32 now_us = mrc_now_us(), next_us, soonest_us = 0;
+	u32 now_us = (u32)mrc_now_us(), next_us, soonest_us = 0;
 	bool pending = false;
 	struct mrc_qp *qp;
 	unsigned long qpn;
@@ -231,7 +231,7 @@ static void mrc_planes_notify_work(struct work_struct *work)
 	if (!pending)
 		return;
 	/* At least a tick later: a repeat due now must not spin. */
-	wait_us = (s32)(soonest_us - mrc_now_us());
+	wait_us = (s32)(soonest_us - (u32)mrc_now_us());
 	queue_delayed_work(system_wq, &planes->notify_work,
 			   max_t(unsigned long, 1,
 				 usecs_to_jiffies(max_t(s32, wait_us, 0))));

@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 
 #include "mrc.h"
+#include "mrc_clock.h"
 #include "mrc_ev_single.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
@@ -274,7 +275,8 @@ void mrc_qp_paths_rcv_probe(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		skb = mrc_qp_new_packet(qp, &reply, 0, &unused,
 					MRC_QP_EV_ANY);
 	} else if (ev < paths->set.n_evs && paths->set.evs[ev].probe_pending) {
-		mrc_ev_probe_result(&paths->set, ev, true, mrc_now_us());
+		mrc_ev_probe_result(&paths->set, ev, true,
+				    (u32)mrc_now_us());
 		paths->probes_pending--;
 		mrc_stats_inc(mdev, MRC_CNT_PROBES_ANSWERED);
 	}
@@ -399,7 +401,8 @@ void mrc_qp_paths_rcv_plane_state(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	} else if (pkt->hdr.opcode == MRC_OP_PLANE_STATE) {
 		/* Copies and late ones change nothing but are acknowledged. */
 		if ((s32)(s->seq - n->peer_seq) > 0) {
-			mrc_qp_paths_apply_peer_planes(qp, s, mrc_now_us());
+			mrc_qp_paths_apply_peer_planes(qp, s,
+						       (u32)mrc_now_us());
 			applied = true;
 		}
 		reply.hdr.opcode = MRC_OP_PLANE_STATE_ACK;

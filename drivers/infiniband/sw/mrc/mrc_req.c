@@ -30,6 +30,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
+#include "mrc_clock.h"
 #include "mrc_compat.h"
 #include "mrc_cq.h"
 #include "mrc_departure.h"
@@ -47,11 +48,6 @@ MODULE_PARM_DESC(cc, "new devices start with NSCC congestion control on (default
 
 static void mrc_req_work(struct work_struct *work);
 static enum hrtimer_restart mrc_req_timer(struct hrtimer *t);
-
-static u64 mrc_now(void)
-{
-	return div_u64(ktime_get_ns(), NSEC_PER_USEC);
-}
 
 /*
  * The retransmission timer's resolution: the RTO's least margin over the
@@ -228,7 +224,7 @@ static void mrc_req_arm_timer(struct mrc_qp *qp)
 	u64 rto = mrc_req_rto_us(qp);
 
 	if (rto && !qp->req.stopping && !hrtimer_is_queued(&qp->req.timer))
-		mrc_req_set_timer(qp, mrc_now(), rto);
+		mrc_req_set_timer(qp, mrc_now_us(), rto);
 }
 
 /* ---- turning a send queue slot into an entry ---- */
@@ -850,7 +846,7 @@ static void mrc_req_transmit(struct mrc_qp *qp, struct sk_buff_head *out)
  */
 static bool mrc_req_fill(struct mrc_qp *qp, struct sk_buff_head *out)
 {
-	u64 now = mrc_now();
+	u64 now = mrc_now_us();
 	bool more = false;
 
 	/* During an RNR wait nothing is sent, retransmissions included. */
@@ -1202,7 +1198,7 @@ static enum hrtimer_restart mrc_req_timer(struct hrtimer *t)
 	struct mrc_qp *qp = container_of(t, struct mrc_qp, req.timer);
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_req_state *req = &qp->req;
-	u64 now = mrc_now(), rto;
+	u64 now = mrc_now_us(), rto;
 	bool kick = false;
 	u32 expired = 0;
 
@@ -1481,7 +1477,7 @@ static void mrc_req_read_resp(struct mrc_qp *qp, struct sk_buff *skb,
 	set_bit(index, e->read_map);
 	e->read_received += len;
 	/* Progress: no re-request, no retry counted, while data comes. */
-	e->requested_at = mrc_now();
+	e->requested_at = mrc_now_us();
 	qp->req.retries = 0;
 	if (e->read_received == e->length) {
 		e->response_done = true;
@@ -1687,7 +1683,7 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 {
 	struct mrc_req_state *req = &qp->req;
 	struct mrc_tx_ack_result res;
-	u64 now = mrc_now(), cc_rtt;
+	u64 now = mrc_now_us(), cc_rtt;
 	bool kick = false, trimmed;
 	u32 i, pending;
 

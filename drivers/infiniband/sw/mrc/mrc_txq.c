@@ -12,12 +12,12 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include "mrc_clock.h"
 #include "mrc_departure.h"
 #include "mrc_qp.h"
 #include "mrc_req.h"
 #include "mrc_txq.h"
 #include "mrc_wire.h"
-#include "mrc_xmit.h"
 
 /* Budgets alive: module unload waits for none (mrc_txq_exit()). */
 static atomic_t mrc_txq_live = ATOMIC_INIT(0);
@@ -104,7 +104,7 @@ static void mrc_txq_record_departure(struct mrc_txq *q, struct sk_buff *skb)
 	hdr = skb_header_pointer(skb, off, sizeof(buf), buf);
 	if (hdr && mrc_peek_request_psn(hdr, sizeof(buf), &psn))
 		atomic64_set(&q->departures[psn & q->departures_mask],
-			     mrc_departure_record(psn, mrc_now_us()));
+			     mrc_departure_record(psn, (u32)mrc_now_us()));
 }
 
 /*
