@@ -14,24 +14,11 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc_ev.h"
+#include "mrc_net_addr.h"
 #include "mrc_wire.h"
 
 struct mrc_dev;
 struct mrc_net;
-
-/**
- * struct mrc_net_addr - an IPv4 or IPv6 address
- * @family: AF_INET or AF_INET6
- * @v4: the IPv4 address, when @family is AF_INET
- * @v6: the IPv6 address, when @family is AF_INET6
- */
-struct mrc_net_addr {
-	sa_family_t family;
-	union {
-		__be32 v4;
-		struct in6_addr v6;
-	};
-};
 
 /**
  * struct mrc_rx_meta - what the outer headers say about a received packet
@@ -67,11 +54,6 @@ void mrc_net_dev_exit(struct mrc_dev *mdev);
 bool mrc_net_dev_moved(struct mrc_dev *mdev);
 /* Namespace-wide drops before a device was found (counters.rst). */
 u64 mrc_net_no_device_drops(struct mrc_dev *mdev);
-
-void mrc_net_addr_from_gid(const union ib_gid *gid, struct mrc_net_addr *addr);
-void mrc_net_addr_to_gid(const struct mrc_net_addr *addr, union ib_gid *gid);
-bool mrc_net_addr_equal(const struct mrc_net_addr *a,
-			const struct mrc_net_addr *b);
 
 /*
  * Transmit, any context (softirq included). The caller holds a device
