@@ -148,9 +148,6 @@ static inline struct mrc_dev *mrc_dev_of_ucontext(struct ib_ucontext *uc)
 	return to_mrc_dev(uc->device);
 }
 
-/* mrc_verbs.c */
-enum ib_mtu mrc_active_mtu(struct net_device *ndev);
-
 /* mrc_device.c */
 int mrc_device_register(struct mrc_dev *mdev, const char *name);
 enum ib_port_state mrc_netdev_port_state(struct net_device *ndev);
