@@ -3,6 +3,7 @@
  * Device and port attributes of an mrc device, and its registration with
  * ib_core.
  */
+#include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/if_arp.h>
 #include <net/addrconf.h>
@@ -11,8 +12,12 @@
 
 #include "mrc.h"
 #include "mrc_net.h"
-#include "mrc_req.h"
 #include "mrc_stats.h"
+
+/* Read when a device is created: the controller may change it per device. */
+static bool mrc_cc_default = true;
+module_param_named(cc, mrc_cc_default, bool, 0644);
+MODULE_PARM_DESC(cc, "new devices start with NSCC congestion control on (default on; the controller may change it per device)");
 
 static void mrc_init_device_attr(struct mrc_dev *mdev)
 {
@@ -137,7 +142,7 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 	mrc_profile_table_init(mdev);
 	spin_lock_init(&mdev->settings_lock);
 	mrc_dev_settings_default(&mdev->settings);
-	mdev->settings.cc_enabled = mrc_req_cc_default;
+	mdev->settings.cc_enabled = READ_ONCE(mrc_cc_default);
 	err = mrc_mr_table_init(mdev);
 	if (err)
 		return err;

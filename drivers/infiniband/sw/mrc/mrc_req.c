@@ -23,7 +23,6 @@
 #include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
-#include <linux/moduleparam.h>
 #include <linux/seq_file.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
@@ -41,10 +40,6 @@
 #include "mrc_txq.h"
 #include "mrc_wq.h"
 #include "mrc_xmit.h"
-
-bool mrc_req_cc_default = true;
-module_param_named(cc, mrc_req_cc_default, bool, 0644);
-MODULE_PARM_DESC(cc, "new devices start with NSCC congestion control on (default on; the controller may change it per device)");
 
 static void mrc_req_work(struct work_struct *work);
 static enum hrtimer_restart mrc_req_timer(struct hrtimer *t);

@@ -130,9 +130,6 @@ struct mrc_req_state {
 	bool send_again;		/* and another found work meanwhile */
 };
 
-/* Module parameter "cc": new devices start with NSCC on (mrc_settings.h). */
-extern bool mrc_req_cc_default;
-
 int mrc_req_init(struct mrc_qp *qp);
 void mrc_req_cleanup(struct mrc_qp *qp);
 /*
