@@ -152,6 +152,8 @@ static inline struct mrc_dev *mrc_dev_of_ucontext(struct ib_ucontext *uc)
 int mrc_device_register(struct mrc_dev *mdev, const char *name);
 enum ib_port_state mrc_netdev_port_state(struct net_device *ndev);
 void mrc_port_state_changed(struct mrc_dev *mdev);
+/* Whether @ibdev is an mrc device (we have no driver id of our own). */
+bool mrc_ibdev_is_mrc(const struct ib_device *ibdev);
 
 /* Verbs ops tables, one per concern; merged by mrc_device_register(). */
 extern const struct ib_device_ops mrc_dev_ops;

@@ -57,7 +57,6 @@
 #include "mrc_net.h"
 #include "mrc_qp_paths.h"
 #include "mrc_req.h"
-#include "mrc_stats.h"
 
 #define MRC_DEBUGFS_XMIT_MAX	1024
 

@@ -104,6 +104,12 @@ static const struct ib_device_ops *const mrc_ops_tables[] = {
 	&mrc_stats_ops,
 };
 
+/* Only mrc_device_register() installs our ops: they mark our devices. */
+bool mrc_ibdev_is_mrc(const struct ib_device *ibdev)
+{
+	return ibdev->ops.query_device == mrc_dev_ops.query_device;
+}
+
 int mrc_device_register(struct mrc_dev *mdev, const char *name)
 {
 	struct ib_device *ibdev = &mdev->ib_dev;

@@ -147,12 +147,6 @@ static int mrc_get_hw_stats(struct ib_device *ibdev,
 	return MRC_CNT_NUM;
 }
 
-/* Whether @ibdev is an mrc device (we have no driver id of our own). */
-bool mrc_ibdev_is_mrc(const struct ib_device *ibdev)
-{
-	return ibdev->ops.get_hw_stats == mrc_get_hw_stats;
-}
-
 const struct ib_device_ops mrc_stats_ops = {
 	.alloc_hw_port_stats = mrc_alloc_hw_port_stats,
 	.get_hw_stats = mrc_get_hw_stats,
