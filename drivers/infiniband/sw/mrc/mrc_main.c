@@ -15,6 +15,7 @@
 #include "mrc.h"
 #include "mrc_compat.h"
 #include "mrc_net.h"
+#include "mrc_qp_paths.h"
 #include "mrc_txq.h"
 #include "mrc_wq.h"
 
@@ -201,7 +202,7 @@ static int mrc_newlink(const char *name, struct net_device *ndev)
 
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
-	mrc_planes_init(mdev);
+	mrc_planes_init(mdev, mrc_qp_paths_notify_all);
 
 	/*
 	 * The first plane scan and the listing in one section under both

@@ -308,7 +308,8 @@ static u8 mrc_qp_paths_down_mask(const struct mrc_ev_set *set)
 	return mask;
 }
 
-bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us)
+/* Returns true while @qp's announcement awaits its ACK, due again *@next_us. */
+static bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us)
 {
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_qp_paths *paths = &qp->paths;
@@ -360,6 +361,28 @@ bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us)
 	if (skb) {
 		mrc_qp_send_packet(qp, skb);
 		mrc_stats_inc(mdev, MRC_CNT_PLANE_STATE_SENT);
+	}
+	return pending;
+}
+
+bool mrc_qp_paths_notify_all(struct mrc_dev *mdev, u32 now_us, u32 *next_us)
+{
+	bool pending = false;
+	struct mrc_qp *qp;
+	unsigned long qpn;
+	void *entry;
+	u32 due_us;
+
+	xa_for_each(&mdev->qps, qpn, entry) {
+		qp = mrc_qp_get(mdev, qpn);
+		if (!qp)
+			continue;
+		if (!mrc_qp_is_ud(qp) && mrc_qp_paths_notify(qp, now_us, &due_us)) {
+			if (!pending || (s32)(due_us - *next_us) < 0)
+				*next_us = due_us;
+			pending = true;
+		}
+		mrc_qp_put(qp);
 	}
 	return pending;
 }
