@@ -129,7 +129,7 @@ int mrc_req_init(struct mrc_qp *qp)
 		mrc_req_cleanup(qp);
 		return -ENOMEM;
 	}
-	req->txq = mrc_txq_create(qp, MRC_REQ_WINDOW, &err);
+	req->txq = mrc_txq_create(qp, mrc_req_kick, MRC_REQ_WINDOW, &err);
 	if (!req->txq) {
 		mrc_req_cleanup(qp);
 		return err;
