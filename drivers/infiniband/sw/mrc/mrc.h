@@ -169,6 +169,10 @@ struct mrc_dev *mrc_dev_get_nth(unsigned long n);
 void mrc_devices_show(struct seq_file *m,
 		      void (*show)(struct mrc_dev *mdev, struct seq_file *m));
 
+/* mrc_debugfs.c */
+void mrc_debugfs_init(void);
+void mrc_debugfs_exit(void);
+
 /* mrc_ctl_netlink.c */
 int mrc_ctl_netlink_init(void);
 void mrc_ctl_netlink_exit(void);

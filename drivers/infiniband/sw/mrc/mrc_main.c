@@ -361,9 +361,11 @@ static int __init mrc_module_init(void)
 	err = mrc_net_init();
 	if (err)
 		return err;
+	mrc_debugfs_init();
 
 	err = mrc_wq_init();
 	if (err) {
+		mrc_debugfs_exit();
 		mrc_net_exit();
 		return err;
 	}
@@ -384,6 +386,7 @@ err_notifier:
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 err_wq:
 	mrc_wq_exit();
+	mrc_debugfs_exit();
 	mrc_net_exit();
 	return err;
 }
@@ -401,6 +404,7 @@ static void __exit mrc_module_exit(void)
 	mrc_wq_exit();
 	/* Packets of gone QPs still queued somewhere run our destructor. */
 	mrc_txq_exit();
+	mrc_debugfs_exit();
 	mrc_net_exit();
 	pr_info("unloaded\n");
 }

@@ -821,23 +821,16 @@ static struct pernet_operations mrc_net_ops = {
  */
 int mrc_net_init(void)
 {
-	int err;
-
 	if (!udp_port) {
 		pr_err("udp_port=0 is not a port\n");
 		return -EINVAL;
 	}
 	mrc_stats_init();
-	err = register_pernet_subsys(&mrc_net_ops);
-	if (err)
-		return err;
-	mrc_debugfs_init();
-	return 0;
+	return register_pernet_subsys(&mrc_net_ops);
 }
 
 /* Module exit, after every device is gone. */
 void mrc_net_exit(void)
 {
-	mrc_debugfs_exit();
 	unregister_pernet_subsys(&mrc_net_ops);
 }

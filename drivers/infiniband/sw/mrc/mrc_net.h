@@ -120,8 +120,4 @@ int mrc_net_xmit_ev(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
 void mrc_rcv(struct mrc_dev *mdev, struct sk_buff *skb,
 	     const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta);
 
-/* mrc_debugfs.c */
-void mrc_debugfs_init(void);
-void mrc_debugfs_exit(void);
-
 #endif /* MRC_NET_H */
