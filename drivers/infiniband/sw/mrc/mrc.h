@@ -115,6 +115,8 @@ struct mrc_dev {
 	struct mrc_net *mnet;		/* netns state; NULL outside init..exit */
 	struct list_head net_node;	/* on mnet->devs (RCU) */
 	struct mrc_pcpu_stats __percpu *stats;
+	/* mnet's count of datagrams that found no device; NULL with mnet. */
+	atomic64_t *ns_rx_drop_no_device;
 
 	/* Planes: bond slaves or the netdev itself (mrc_plane.c). */
 	struct mrc_planes planes;

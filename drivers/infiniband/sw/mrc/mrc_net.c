@@ -328,6 +328,7 @@ int mrc_net_dev_init(struct mrc_dev *mdev)
 	mn->users++;
 	list_add_tail_rcu(&mdev->net_node, &mn->devs);
 	mdev->mnet = mn;
+	WRITE_ONCE(mdev->ns_rx_drop_no_device, &mn->rx_drop_no_device);
 	mutex_unlock(&mn->lock);
 	return 0;
 }
@@ -347,6 +348,7 @@ void mrc_net_dev_exit(struct mrc_dev *mdev)
 		if (!--mn->users)
 			mrc_net_close_sockets(mn);
 		mutex_unlock(&mn->lock);
+		WRITE_ONCE(mdev->ns_rx_drop_no_device, NULL);
 		mdev->mnet = NULL;
 	}
 	mrc_stats_dev_free(mdev);
@@ -356,11 +358,6 @@ bool mrc_net_dev_moved(struct mrc_dev *mdev)
 {
 	ASSERT_RTNL();
 	return mdev->mnet && !net_eq(dev_net(mdev->ndev), mdev->mnet->net);
-}
-
-u64 mrc_net_no_device_drops(struct mrc_dev *mdev)
-{
-	return mdev->mnet ? atomic64_read(&mdev->mnet->rx_drop_no_device) : 0;
 }
 
 /* Transmit */

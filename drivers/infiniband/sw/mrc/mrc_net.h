@@ -52,8 +52,6 @@ int mrc_net_dev_init(struct mrc_dev *mdev);
 void mrc_net_dev_exit(struct mrc_dev *mdev);
 /* Caller holds rtnl_lock: the netdev is no longer in the device's netns. */
 bool mrc_net_dev_moved(struct mrc_dev *mdev);
-/* Namespace-wide drops before a device was found (counters.rst). */
-u64 mrc_net_no_device_drops(struct mrc_dev *mdev);
 
 /*
  * Transmit, any context (softirq included). The caller holds a device
