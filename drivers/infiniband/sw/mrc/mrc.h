@@ -150,9 +150,16 @@ static inline struct mrc_dev *mrc_dev_of_ucontext(struct ib_ucontext *uc)
 	return to_mrc_dev(uc->device);
 }
 
+/* The port's state, from its netdev's (query_port and the IB events). */
+static inline enum ib_port_state
+mrc_netdev_port_state(const struct net_device *ndev)
+{
+	return netif_running(ndev) && netif_carrier_ok(ndev) ?
+		IB_PORT_ACTIVE : IB_PORT_DOWN;
+}
+
 /* mrc_device.c */
 int mrc_device_register(struct mrc_dev *mdev, const char *name);
-enum ib_port_state mrc_netdev_port_state(struct net_device *ndev);
 void mrc_port_state_changed(struct mrc_dev *mdev);
 /* Whether @ibdev is an mrc device (we have no driver id of our own). */
 bool mrc_ibdev_is_mrc(const struct ib_device *ibdev);

@@ -54,12 +54,6 @@ static void mrc_init_device_attr(struct mrc_dev *mdev)
 			    mdev->ndev->dev_addr);
 }
 
-enum ib_port_state mrc_netdev_port_state(struct net_device *ndev)
-{
-	return netif_running(ndev) && netif_carrier_ok(ndev) ?
-		IB_PORT_ACTIVE : IB_PORT_DOWN;
-}
-
 /*
  * Called from the netdev notifier on every state-relevant event; it sends an
  * IB event only when the port state really changed, so consumers see one
