@@ -4,7 +4,7 @@
  *
  * Lock rules
  * ----------
- * mrc_devices_lock (mutex, mrc_main.c) guards mrc_devices and every
+ * mrc_devices_lock (mutex, mrc_devices.c) guards mrc_devices and every
  *	mrc_dev's ->list and ->dead. It is taken in process context only.
  *	Order: rtnl_lock -> mrc_devices_lock. Nothing that takes rtnl_lock
  *	(ib_register_device(), ib_get_eth_speed(), ...) may be called while
@@ -171,12 +171,6 @@ extern const struct ib_device_ops mrc_qp_ops;
 extern const struct ib_device_ops mrc_srq_ops;
 extern const struct ib_device_ops mrc_mr_ops;
 extern const struct ib_device_ops mrc_ah_ops;
-
-/* mrc_main.c */
-void mrc_dev_mark_dead(struct mrc_dev *mdev);
-struct mrc_dev *mrc_dev_get_nth(unsigned long n);
-void mrc_devices_show(struct seq_file *m,
-		      void (*show)(struct mrc_dev *mdev, struct seq_file *m));
 
 /* mrc_debugfs.c */
 void mrc_debugfs_init(void);

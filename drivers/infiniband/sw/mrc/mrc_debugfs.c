@@ -54,6 +54,7 @@
 
 #include "mrc.h"
 #include "mrc_compat.h"
+#include "mrc_devices.h"
 #include "mrc_net.h"
 #include "mrc_qp_paths.h"
 #include "mrc_req.h"

@@ -10,6 +10,7 @@
 #include <rdma/mrc-abi.h>
 
 #include "mrc.h"
+#include "mrc_devices.h"
 #include "mrc_net.h"
 #include "mrc_ring.h"
 
