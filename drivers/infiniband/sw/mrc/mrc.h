@@ -4,7 +4,7 @@
  *
  * Lock rules
  * ----------
- * mrc_devices_lock (mutex, mrc_main.c) guards mrc_devices and every
+ * mrc_devices_lock (mutex, mrc_devices.c) guards mrc_devices and every
  *	mrc_dev's ->list and ->dead. It is taken in process context only.
  *	Order: rtnl_lock -> mrc_devices_lock. Nothing that takes rtnl_lock
  *	(ib_register_device(), ib_get_eth_speed(), ...) may be called while
@@ -115,6 +115,8 @@ struct mrc_dev {
 	struct mrc_net *mnet;		/* netns state; NULL outside init..exit */
 	struct list_head net_node;	/* on mnet->devs (RCU) */
 	struct mrc_pcpu_stats __percpu *stats;
+	/* mnet's count of datagrams that found no device; NULL with mnet. */
+	atomic64_t *ns_rx_drop_no_device;
 
 	/* Planes: bond slaves or the netdev itself (mrc_plane.c). */
 	struct mrc_planes planes;
@@ -148,13 +150,19 @@ static inline struct mrc_dev *mrc_dev_of_ucontext(struct ib_ucontext *uc)
 	return to_mrc_dev(uc->device);
 }
 
-/* mrc_verbs.c */
-enum ib_mtu mrc_active_mtu(struct net_device *ndev);
+/* The port's state, from its netdev's (query_port and the IB events). */
+static inline enum ib_port_state
+mrc_netdev_port_state(const struct net_device *ndev)
+{
+	return netif_running(ndev) && netif_carrier_ok(ndev) ?
+		IB_PORT_ACTIVE : IB_PORT_DOWN;
+}
 
 /* mrc_device.c */
 int mrc_device_register(struct mrc_dev *mdev, const char *name);
-enum ib_port_state mrc_netdev_port_state(struct net_device *ndev);
 void mrc_port_state_changed(struct mrc_dev *mdev);
+/* Whether @ibdev is an mrc device (we have no driver id of our own). */
+bool mrc_ibdev_is_mrc(const struct ib_device *ibdev);
 
 /* Verbs ops tables, one per concern; merged by mrc_device_register(). */
 extern const struct ib_device_ops mrc_dev_ops;
@@ -164,11 +172,9 @@ extern const struct ib_device_ops mrc_srq_ops;
 extern const struct ib_device_ops mrc_mr_ops;
 extern const struct ib_device_ops mrc_ah_ops;
 
-/* mrc_main.c */
-void mrc_dev_mark_dead(struct mrc_dev *mdev);
-struct mrc_dev *mrc_dev_get_nth(unsigned long n);
-void mrc_devices_show(struct seq_file *m,
-		      void (*show)(struct mrc_dev *mdev, struct seq_file *m));
+/* mrc_debugfs.c */
+void mrc_debugfs_init(void);
+void mrc_debugfs_exit(void);
 
 /* mrc_ctl_netlink.c */
 int mrc_ctl_netlink_init(void);

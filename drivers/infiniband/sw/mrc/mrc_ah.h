@@ -15,7 +15,7 @@
 
 #include <rdma/ib_verbs.h>
 
-#include "mrc_net.h"
+#include "mrc_net_addr.h"
 
 /**
  * struct mrc_av - an address vector, as the transport uses it

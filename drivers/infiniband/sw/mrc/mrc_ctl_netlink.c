@@ -20,6 +20,7 @@
 
 #include "mrc.h"
 #include "mrc_compat.h"
+#include "mrc_devices.h"
 #include "mrc_qp.h"
 
 static struct genl_family mrc_ctl_family;

@@ -54,10 +54,10 @@
 
 #include "mrc.h"
 #include "mrc_compat.h"
+#include "mrc_devices.h"
 #include "mrc_net.h"
 #include "mrc_qp_paths.h"
 #include "mrc_req.h"
-#include "mrc_stats.h"
 
 #define MRC_DEBUGFS_XMIT_MAX	1024
 

@@ -3,6 +3,7 @@
  * Device and port attributes of an mrc device, and its registration with
  * ib_core.
  */
+#include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/if_arp.h>
 #include <net/addrconf.h>
@@ -11,8 +12,12 @@
 
 #include "mrc.h"
 #include "mrc_net.h"
-#include "mrc_req.h"
 #include "mrc_stats.h"
+
+/* Read when a device is created: the controller may change it per device. */
+static bool mrc_cc_default = true;
+module_param_named(cc, mrc_cc_default, bool, 0644);
+MODULE_PARM_DESC(cc, "new devices start with NSCC congestion control on (default on; the controller may change it per device)");
 
 static void mrc_init_device_attr(struct mrc_dev *mdev)
 {
@@ -47,12 +52,6 @@ static void mrc_init_device_attr(struct mrc_dev *mdev)
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
 			    mdev->ndev->dev_addr);
-}
-
-enum ib_port_state mrc_netdev_port_state(struct net_device *ndev)
-{
-	return netif_running(ndev) && netif_carrier_ok(ndev) ?
-		IB_PORT_ACTIVE : IB_PORT_DOWN;
 }
 
 /*
@@ -99,6 +98,12 @@ static const struct ib_device_ops *const mrc_ops_tables[] = {
 	&mrc_stats_ops,
 };
 
+/* Only mrc_device_register() installs our ops: they mark our devices. */
+bool mrc_ibdev_is_mrc(const struct ib_device *ibdev)
+{
+	return ibdev->ops.query_device == mrc_dev_ops.query_device;
+}
+
 int mrc_device_register(struct mrc_dev *mdev, const char *name)
 {
 	struct ib_device *ibdev = &mdev->ib_dev;
@@ -137,7 +142,7 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 	mrc_profile_table_init(mdev);
 	spin_lock_init(&mdev->settings_lock);
 	mrc_dev_settings_default(&mdev->settings);
-	mdev->settings.cc_enabled = mrc_req_cc_default;
+	mdev->settings.cc_enabled = READ_ONCE(mrc_cc_default);
 	err = mrc_mr_table_init(mdev);
 	if (err)
 		return err;

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Module entry points, `rdma link add ... type mrc`, the list of mrc
- * devices, and the netdev events that drive them.
+ * Module entry points, `rdma link add ... type mrc`, and the netdev events
+ * that drive the devices (their list: mrc_devices.c).
  */
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/if_arp.h>
 #include <linux/rtnetlink.h>
@@ -14,123 +13,11 @@
 
 #include "mrc.h"
 #include "mrc_compat.h"
+#include "mrc_devices.h"
 #include "mrc_net.h"
-#include "mrc_req.h"
+#include "mrc_qp_paths.h"
 #include "mrc_txq.h"
-
-static LIST_HEAD(mrc_devices);
-static DEFINE_MUTEX(mrc_devices_lock);
-
-/* dealloc_driver: the device is unregistered and will never be used again. */
-void mrc_dev_mark_dead(struct mrc_dev *mdev)
-{
-	mutex_lock(&mrc_devices_lock);
-	mdev->dead = true;
-	/* The notifier no longer finds it: no table after this one. */
-	mrc_planes_release(mdev);
-	mutex_unlock(&mrc_devices_lock);
-
-	netdev_put(mdev->ndev, &mdev->ndev_tracker);
-}
-
-/*
- * Drops the list's reference of every dead device. ib_unregister_device() on
- * an already unregistered device only waits for a concurrent unregistration
- * (and so our dealloc_driver) to return, which fences module unload.
- */
-static void mrc_reap_dead(void)
-{
-	struct mrc_dev *mdev, *next;
-	LIST_HEAD(dead);
-
-	mutex_lock(&mrc_devices_lock);
-	list_for_each_entry_safe(mdev, next, &mrc_devices, list)
-		if (mdev->dead)
-			list_move(&mdev->list, &dead);
-	mutex_unlock(&mrc_devices_lock);
-
-	list_for_each_entry_safe(mdev, next, &dead, list) {
-		list_del(&mdev->list);
-		ib_unregister_device(&mdev->ib_dev);
-		put_device(&mdev->ib_dev.dev);
-	}
-}
-
-static void mrc_unregister_all(void)
-{
-	struct mrc_dev *mdev;
-
-	mutex_lock(&mrc_devices_lock);
-	while ((mdev = list_first_entry_or_null(&mrc_devices, struct mrc_dev,
-						list))) {
-		list_del(&mdev->list);
-		mutex_unlock(&mrc_devices_lock);
-
-		ib_unregister_device(&mdev->ib_dev);
-		put_device(&mdev->ib_dev.dev);
-
-		mutex_lock(&mrc_devices_lock);
-	}
-	mutex_unlock(&mrc_devices_lock);
-}
-
-/* Caller holds mrc_devices_lock. */
-static struct mrc_dev *mrc_find_by_netdev(struct net_device *ndev)
-{
-	struct mrc_dev *mdev;
-
-	list_for_each_entry(mdev, &mrc_devices, list)
-		if (!mdev->dead && mdev->ndev == ndev)
-			return mdev;
-	return NULL;
-}
-
-/*
- * The @n-th live device, with a registration reference (ib_device_put()),
- * or NULL past the end. For the controller's device dump, which walks the
- * list across calls and so cannot hold the lock.
- */
-struct mrc_dev *mrc_dev_get_nth(unsigned long n)
-{
-	struct mrc_dev *mdev;
-
-	mutex_lock(&mrc_devices_lock);
-	list_for_each_entry(mdev, &mrc_devices, list) {
-		if (mdev->dead || n--)
-			continue;
-		if (!ib_device_try_get(&mdev->ib_dev))
-			break;
-		mutex_unlock(&mrc_devices_lock);
-		return mdev;
-	}
-	mutex_unlock(&mrc_devices_lock);
-	return NULL;
-}
-
-/*
- * The live mrc device named @name, with a registration reference
- * (ib_device_put()), or NULL: the lookup of kernels whose ib_core no longer
- * exports ib_device_get_by_name() (mrc_compat.h). The name is read from
- * ib_dev.name, which a rename rewrites in place, never from the struct
- * device, whose name string a rename frees.
- */
-struct ib_device *mrc_ibdev_get_by_name(const char *name)
-{
-	struct mrc_dev *mdev;
-
-	mutex_lock(&mrc_devices_lock);
-	list_for_each_entry(mdev, &mrc_devices, list) {
-		if (mdev->dead ||
-		    strncmp(mdev->ib_dev.name, name, IB_DEVICE_NAME_MAX))
-			continue;
-		if (!ib_device_try_get(&mdev->ib_dev))
-			continue;
-		mutex_unlock(&mrc_devices_lock);
-		return &mdev->ib_dev;
-	}
-	mutex_unlock(&mrc_devices_lock);
-	return NULL;
-}
+#include "mrc_wq.h"
 
 static int mrc_check_newlink(const char *name, struct net_device *ndev)
 {
@@ -189,7 +76,7 @@ static int mrc_newlink(const char *name, struct net_device *ndev)
 	struct mrc_dev *mdev;
 	int err;
 
-	mrc_reap_dead();
+	mrc_devices_reap_dead();
 
 	err = mrc_check_newlink(name, ndev);
 	if (err)
@@ -201,7 +88,7 @@ static int mrc_newlink(const char *name, struct net_device *ndev)
 
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
-	mrc_planes_init(mdev);
+	mrc_planes_init(mdev, mrc_qp_paths_notify_all);
 
 	/*
 	 * The first plane scan and the listing in one section under both
@@ -209,33 +96,18 @@ static int mrc_newlink(const char *name, struct net_device *ndev)
 	 * which finds the device on the list.
 	 */
 	rtnl_lock();
-	mutex_lock(&mrc_devices_lock);
-	if (mrc_find_by_netdev(ndev)) {
-		mutex_unlock(&mrc_devices_lock);
-		rtnl_unlock();
-		pr_err("%s already has an mrc device\n", ndev->name);
-		err = -EEXIST;
-		goto err_free;
-	}
-	err = mrc_planes_refresh(mdev);
-	if (err) {
-		mutex_unlock(&mrc_devices_lock);
-		rtnl_unlock();
-		goto err_free;
-	}
-	get_device(&mdev->ib_dev.dev);
-	list_add_tail(&mdev->list, &mrc_devices);
-	mutex_unlock(&mrc_devices_lock);
+	err = mrc_devices_add(mdev);
 	rtnl_unlock();
+	if (err == -EEXIST)
+		pr_err("%s already has an mrc device\n", ndev->name);
+	if (err)
+		goto err_free;
 
 	err = mrc_device_register(mdev, name);
 	if (err) {
 		pr_err("registering %s on %s failed: %d\n", name, ndev->name,
 		       err);
-		mutex_lock(&mrc_devices_lock);
-		list_del(&mdev->list);
-		mutex_unlock(&mrc_devices_lock);
-		put_device(&mdev->ib_dev.dev);
+		mrc_devices_del(mdev);
 		/* dealloc_driver drops the netdev reference. */
 		ib_dealloc_device(&mdev->ib_dev);
 		return err;
@@ -258,17 +130,23 @@ static struct rdma_link_ops mrc_link_ops = {
 	.newlink = mrc_newlink,
 };
 
-/* debugfs: what @show prints of each live device, in creation order. */
-void mrc_devices_show(struct seq_file *m,
-		      void (*show)(struct mrc_dev *mdev, struct seq_file *m))
-{
-	struct mrc_dev *mdev;
+/* The netdevs whose devices rescan their planes. */
+struct mrc_planes_event {
+	struct net_device *ndev, *upper, *changed;
+};
 
-	mutex_lock(&mrc_devices_lock);
-	list_for_each_entry(mdev, &mrc_devices, list)
-		if (!mdev->dead)
-			show(mdev, m);
-	mutex_unlock(&mrc_devices_lock);
+/* Under rtnl_lock and mrc_devices_lock (mrc_devices_each_live()). */
+static void mrc_planes_event_dev(struct mrc_dev *mdev, void *arg)
+{
+	const struct mrc_planes_event *e = arg;
+
+	if (mdev->ndev != e->ndev && mdev->ndev != e->upper &&
+	    mdev->ndev != e->changed)
+		return;
+	if (mrc_planes_refresh(mdev))
+		dev_warn(&mdev->ib_dev.dev,
+			 "out of memory: planes of %s not updated\n",
+			 mdev->ndev->name);
 }
 
 /*
@@ -281,29 +159,17 @@ void mrc_devices_show(struct seq_file *m,
 static void mrc_planes_netdev_event(struct net_device *ndev,
 				    unsigned long event, void *ptr)
 {
-	struct net_device *upper = netdev_master_upper_dev_get(ndev);
-	struct net_device *changed = NULL;
-	struct mrc_dev *mdev;
+	struct mrc_planes_event e = {
+		.ndev = ndev,
+		.upper = netdev_master_upper_dev_get(ndev),
+	};
 
 	if (event == NETDEV_CHANGEUPPER) {
 		struct netdev_notifier_changeupper_info *info = ptr;
 
-		changed = info->upper_dev;
+		e.changed = info->upper_dev;
 	}
-
-	mutex_lock(&mrc_devices_lock);
-	list_for_each_entry(mdev, &mrc_devices, list) {
-		if (mdev->dead)
-			continue;
-		if (mdev->ndev != ndev && mdev->ndev != upper &&
-		    mdev->ndev != changed)
-			continue;
-		if (mrc_planes_refresh(mdev))
-			dev_warn(&mdev->ib_dev.dev,
-				 "out of memory: planes of %s not updated\n",
-				 mdev->ndev->name);
-	}
-	mutex_unlock(&mrc_devices_lock);
+	mrc_devices_each_live(mrc_planes_event_dev, &e);
 }
 
 static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
@@ -325,14 +191,9 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 		return NOTIFY_DONE;
 	}
 
-	mutex_lock(&mrc_devices_lock);
-	mdev = mrc_find_by_netdev(ndev);
-	/* A device not yet (or no longer) registered is not ours to touch. */
-	if (!mdev || !ib_device_try_get(&mdev->ib_dev)) {
-		mutex_unlock(&mrc_devices_lock);
+	mdev = mrc_devices_get_by_netdev(ndev);
+	if (!mdev)
 		return NOTIFY_DONE;
-	}
-	mutex_unlock(&mrc_devices_lock);
 
 	if (event == NETDEV_UNREGISTER)
 		ib_unregister_device_queued(&mdev->ib_dev);
@@ -360,16 +221,18 @@ static int __init mrc_module_init(void)
 	err = mrc_net_init();
 	if (err)
 		return err;
+	mrc_debugfs_init();
 
-	err = mrc_req_module_init();
+	err = mrc_wq_init();
 	if (err) {
+		mrc_debugfs_exit();
 		mrc_net_exit();
 		return err;
 	}
 
 	err = register_netdevice_notifier(&mrc_netdev_notifier);
 	if (err)
-		goto err_req;
+		goto err_wq;
 
 	err = mrc_ctl_netlink_init();
 	if (err)
@@ -381,8 +244,9 @@ static int __init mrc_module_init(void)
 
 err_notifier:
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
-err_req:
-	mrc_req_module_exit();
+err_wq:
+	mrc_wq_exit();
+	mrc_debugfs_exit();
 	mrc_net_exit();
 	return err;
 }
@@ -393,13 +257,14 @@ static void __exit mrc_module_exit(void)
 	rdma_link_unregister(&mrc_link_ops);
 	/* Waits for controller requests in flight; none starts after. */
 	mrc_ctl_netlink_exit();
-	mrc_unregister_all();
+	mrc_devices_unregister_all();
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 	mrc_planes_exit();
 	/* Every device is gone, and with them every socket and QP. */
-	mrc_req_module_exit();
+	mrc_wq_exit();
 	/* Packets of gone QPs still queued somewhere run our destructor. */
 	mrc_txq_exit();
+	mrc_debugfs_exit();
 	mrc_net_exit();
 	pr_info("unloaded\n");
 }

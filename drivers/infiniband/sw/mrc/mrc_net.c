@@ -78,41 +78,6 @@ u16 mrc_net_udp_port(void)
 	return udp_port;
 }
 
-/* Addresses */
-
-/* An IPv4-mapped GID (::ffff:a.b.c.d) is the IPv4 address a.b.c.d. */
-void mrc_net_addr_from_gid(const union ib_gid *gid, struct mrc_net_addr *addr)
-{
-	const struct in6_addr *a6 = (const struct in6_addr *)gid->raw;
-
-	memset(addr, 0, sizeof(*addr));
-	if (ipv6_addr_v4mapped(a6)) {
-		addr->family = AF_INET;
-		addr->v4 = a6->s6_addr32[3];
-	} else {
-		addr->family = AF_INET6;
-		addr->v6 = *a6;
-	}
-}
-
-void mrc_net_addr_to_gid(const struct mrc_net_addr *addr, union ib_gid *gid)
-{
-	if (addr->family == AF_INET)
-		ipv6_addr_set_v4mapped(addr->v4, (struct in6_addr *)gid->raw);
-	else
-		memcpy(gid->raw, &addr->v6, sizeof(gid->raw));
-}
-
-bool mrc_net_addr_equal(const struct mrc_net_addr *a,
-			const struct mrc_net_addr *b)
-{
-	if (a->family != b->family)
-		return false;
-	if (a->family == AF_INET)
-		return a->v4 == b->v4;
-	return ipv6_addr_equal(&a->v6, &b->v6);
-}
-
 /* Receive */
 
 /* An mrc device on @ndev, with a reference; NULL if none or going away. */
@@ -363,6 +328,7 @@ int mrc_net_dev_init(struct mrc_dev *mdev)
 	mn->users++;
 	list_add_tail_rcu(&mdev->net_node, &mn->devs);
 	mdev->mnet = mn;
+	WRITE_ONCE(mdev->ns_rx_drop_no_device, &mn->rx_drop_no_device);
 	mutex_unlock(&mn->lock);
 	return 0;
 }
@@ -382,6 +348,7 @@ void mrc_net_dev_exit(struct mrc_dev *mdev)
 		if (!--mn->users)
 			mrc_net_close_sockets(mn);
 		mutex_unlock(&mn->lock);
+		WRITE_ONCE(mdev->ns_rx_drop_no_device, NULL);
 		mdev->mnet = NULL;
 	}
 	mrc_stats_dev_free(mdev);
@@ -391,11 +358,6 @@ bool mrc_net_dev_moved(struct mrc_dev *mdev)
 {
 	ASSERT_RTNL();
 	return mdev->mnet && !net_eq(dev_net(mdev->ndev), mdev->mnet->net);
-}
-
-u64 mrc_net_no_device_drops(struct mrc_dev *mdev)
-{
-	return mdev->mnet ? atomic64_read(&mdev->mnet->rx_drop_no_device) : 0;
 }
 
 /* Transmit */
@@ -856,23 +818,16 @@ static struct pernet_operations mrc_net_ops = {
  */
 int mrc_net_init(void)
 {
-	int err;
-
 	if (!udp_port) {
 		pr_err("udp_port=0 is not a port\n");
 		return -EINVAL;
 	}
 	mrc_stats_init();
-	err = register_pernet_subsys(&mrc_net_ops);
-	if (err)
-		return err;
-	mrc_debugfs_init();
-	return 0;
+	return register_pernet_subsys(&mrc_net_ops);
 }
 
 /* Module exit, after every device is gone. */
 void mrc_net_exit(void)
 {
-	mrc_debugfs_exit();
 	unregister_pernet_subsys(&mrc_net_ops);
 }

@@ -14,24 +14,11 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc_ev.h"
+#include "mrc_net_addr.h"
 #include "mrc_wire.h"
 
 struct mrc_dev;
 struct mrc_net;
-
-/**
- * struct mrc_net_addr - an IPv4 or IPv6 address
- * @family: AF_INET or AF_INET6
- * @v4: the IPv4 address, when @family is AF_INET
- * @v6: the IPv6 address, when @family is AF_INET6
- */
-struct mrc_net_addr {
-	sa_family_t family;
-	union {
-		__be32 v4;
-		struct in6_addr v6;
-	};
-};
 
 /**
  * struct mrc_rx_meta - what the outer headers say about a received packet
@@ -65,13 +52,6 @@ int mrc_net_dev_init(struct mrc_dev *mdev);
 void mrc_net_dev_exit(struct mrc_dev *mdev);
 /* Caller holds rtnl_lock: the netdev is no longer in the device's netns. */
 bool mrc_net_dev_moved(struct mrc_dev *mdev);
-/* Namespace-wide drops before a device was found (counters.rst). */
-u64 mrc_net_no_device_drops(struct mrc_dev *mdev);
-
-void mrc_net_addr_from_gid(const union ib_gid *gid, struct mrc_net_addr *addr);
-void mrc_net_addr_to_gid(const struct mrc_net_addr *addr, union ib_gid *gid);
-bool mrc_net_addr_equal(const struct mrc_net_addr *a,
-			const struct mrc_net_addr *b);
 
 /*
  * Transmit, any context (softirq included). The caller holds a device
@@ -137,9 +117,5 @@ int mrc_net_xmit_ev(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
  */
 void mrc_rcv(struct mrc_dev *mdev, struct sk_buff *skb,
 	     const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta);
-
-/* mrc_debugfs.c */
-void mrc_debugfs_init(void);
-void mrc_debugfs_exit(void);
 
 #endif /* MRC_NET_H */

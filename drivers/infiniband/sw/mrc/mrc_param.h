@@ -8,7 +8,9 @@
 #define MRC_PARAM_H
 
 #include <linux/bits.h>
+#include <linux/netdevice.h>
 #include <linux/sizes.h>
+#include <rdma/ib_verbs.h>
 
 #include "mrc_wire.h"
 
@@ -70,5 +72,24 @@
  */
 #define MRC_IP_UDP_OVERHEAD		(40 + 8)
 #define MRC_ENCAP_OVERHEAD		(MRC_IP_UDP_OVERHEAD + MRC_MAX_DATA_HDR_LEN)
+
+/*
+ * The port's active MTU, for query_port and for the QPs' payload size:
+ * the largest IB MTU whose packets, encapsulated, fit @ndev's MTU now.
+ */
+static inline enum ib_mtu mrc_active_mtu(const struct net_device *ndev)
+{
+	int room = (int)READ_ONCE(ndev->mtu) - MRC_ENCAP_OVERHEAD;
+
+	if (room >= 4096)
+		return IB_MTU_4096;
+	if (room >= 2048)
+		return IB_MTU_2048;
+	if (room >= 1024)
+		return IB_MTU_1024;
+	if (room >= 512)
+		return IB_MTU_512;
+	return IB_MTU_256;
+}
 
 #endif /* MRC_PARAM_H */

@@ -9,9 +9,8 @@
 #include <linux/slab.h>
 
 #include "mrc.h"
+#include "mrc_clock.h"
 #include "mrc_plane.h"
-#include "mrc_qp.h"
-#include "mrc_xmit.h"
 
 /* Enough to see every lower device that could become a plane. */
 #define MRC_PLANE_SCAN_MAX	(2 * MRC_EV_MAX_PLANES)
@@ -199,9 +198,9 @@ void mrc_planes_release(struct mrc_dev *mdev)
 }
 
 /*
- * Walks the device's QPs: each announces a change of our planes to its
- * peer, or repeats an unacknowledged announcement that is due. Runs again
- * when the soonest repeat is due, as long as one is awaited.
+ * Makes the device's QPs announce a change of our planes to their peers, or
+ * repeat an unacknowledged announcement that is due (->notify_qps). Runs
+ * again when the soonest repeat is due, as long as one is awaited.
  */
 static void mrc_planes_notify_work(struct work_struct *work)
 {
@@ -209,36 +208,23 @@ static void mrc_planes_notify_work(struct work_struct *work)
 						 struct mrc_planes,
 						 notify_work);
 	struct mrc_dev *mdev = container_of(planes, struct mrc_dev, planes);
-	u32 now_us = mrc_now_us(), next_us, soonest_us = 0;
-	bool pending = false;
-	struct mrc_qp *qp;
-	unsigned long qpn;
-	void *entry;
+	u32 soonest_us = 0;
 	s32 wait_us;
 
-	xa_for_each(&mdev->qps, qpn, entry) {
-		qp = mrc_qp_get(mdev, qpn);
-		if (!qp)
-			continue;
-		if (!mrc_qp_is_ud(qp) &&
-		    mrc_qp_paths_notify(qp, now_us, &next_us)) {
-			if (!pending || (s32)(next_us - soonest_us) < 0)
-				soonest_us = next_us;
-			pending = true;
-		}
-		mrc_qp_put(qp);
-	}
-	if (!pending)
+	if (!planes->notify_qps(mdev, (u32)mrc_now_us(), &soonest_us))
 		return;
 	/* At least a tick later: a repeat due now must not spin. */
-	wait_us = (s32)(soonest_us - mrc_now_us());
+	wait_us = (s32)(soonest_us - (u32)mrc_now_us());
 	queue_delayed_work(system_wq, &planes->notify_work,
 			   max_t(unsigned long, 1,
 				 usecs_to_jiffies(max_t(s32, wait_us, 0))));
 }
 
-void mrc_planes_init(struct mrc_dev *mdev)
+void mrc_planes_init(struct mrc_dev *mdev,
+		     bool (*notify_qps)(struct mrc_dev *mdev, u32 now_us,
+					u32 *next_us))
 {
+	mdev->planes.notify_qps = notify_qps;
 	INIT_DELAYED_WORK(&mdev->planes.notify_work, mrc_planes_notify_work);
 }
 

@@ -63,8 +63,11 @@ struct mrc_plane_table {
  * @tx_via_master: per slot, packets handed to the master's IP output
  *	instead (next hop not resolved yet)
  * @changes: tables published so far
- * @notify_work: tells the peers of the device's QPs which planes are down
- *	(mrc_qp_paths_notify()), again until each one acknowledged
+ * @notify_work: tells the peers of the device's QPs which planes are down,
+ *	again until each one acknowledged
+ * @notify_qps: what the notify work runs (mrc_qp_paths_notify_all()): the
+ *	planes know no QP. Returns true while an announcement awaits its
+ *	ACK, with *@next_us the soonest time a copy is due.
  */
 struct mrc_planes {
 	struct mrc_plane_table __rcu *table;
@@ -73,10 +76,13 @@ struct mrc_planes {
 	atomic64_t tx_via_master[MRC_EV_MAX_PLANES];
 	unsigned int changes;
 	struct delayed_work notify_work;
+	bool (*notify_qps)(struct mrc_dev *mdev, u32 now_us, u32 *next_us);
 };
 
 /* Right after the device is allocated, before any other call here. */
-void mrc_planes_init(struct mrc_dev *mdev);
+void mrc_planes_init(struct mrc_dev *mdev,
+		     bool (*notify_qps)(struct mrc_dev *mdev, u32 now_us,
+					u32 *next_us));
 
 /*
  * Any context: the QPs of @mdev check soon whether their peers must hear

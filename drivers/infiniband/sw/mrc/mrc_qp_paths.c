@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 
 #include "mrc.h"
+#include "mrc_clock.h"
 #include "mrc_ev_single.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
@@ -274,7 +275,8 @@ void mrc_qp_paths_rcv_probe(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		skb = mrc_qp_new_packet(qp, &reply, 0, &unused,
 					MRC_QP_EV_ANY);
 	} else if (ev < paths->set.n_evs && paths->set.evs[ev].probe_pending) {
-		mrc_ev_probe_result(&paths->set, ev, true, mrc_now_us());
+		mrc_ev_probe_result(&paths->set, ev, true,
+				    (u32)mrc_now_us());
 		paths->probes_pending--;
 		mrc_stats_inc(mdev, MRC_CNT_PROBES_ANSWERED);
 	}
@@ -306,7 +308,8 @@ static u8 mrc_qp_paths_down_mask(const struct mrc_ev_set *set)
 	return mask;
 }
 
-bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us)
+/* Returns true while @qp's announcement awaits its ACK, due again *@next_us. */
+static bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us)
 {
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_qp_paths *paths = &qp->paths;
@@ -362,6 +365,28 @@ bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us)
 	return pending;
 }
 
+bool mrc_qp_paths_notify_all(struct mrc_dev *mdev, u32 now_us, u32 *next_us)
+{
+	bool pending = false;
+	struct mrc_qp *qp;
+	unsigned long qpn;
+	void *entry;
+	u32 due_us;
+
+	xa_for_each(&mdev->qps, qpn, entry) {
+		qp = mrc_qp_get(mdev, qpn);
+		if (!qp)
+			continue;
+		if (!mrc_qp_is_ud(qp) && mrc_qp_paths_notify(qp, now_us, &due_us)) {
+			if (!pending || (s32)(due_us - *next_us) < 0)
+				*next_us = due_us;
+			pending = true;
+		}
+		mrc_qp_put(qp);
+	}
+	return pending;
+}
+
 /*
  * Caller holds qp->lock. Plane indices mean the same plane at both ends
  * (the fabric's plane p joins port p of every host), so the peer's plane p
@@ -399,7 +424,8 @@ void mrc_qp_paths_rcv_plane_state(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	} else if (pkt->hdr.opcode == MRC_OP_PLANE_STATE) {
 		/* Copies and late ones change nothing but are acknowledged. */
 		if ((s32)(s->seq - n->peer_seq) > 0) {
-			mrc_qp_paths_apply_peer_planes(qp, s, mrc_now_us());
+			mrc_qp_paths_apply_peer_planes(qp, s,
+						       (u32)mrc_now_us());
 			applied = true;
 		}
 		reply.hdr.opcode = MRC_OP_PLANE_STATE_ACK;

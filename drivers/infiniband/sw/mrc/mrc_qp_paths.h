@@ -107,14 +107,15 @@ void mrc_qp_paths_rcv_probe(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			    const struct mrc_rx_meta *meta);
 
 /*
- * Telling the peer which of our planes are down (PLANE_STATE, answered by
- * PLANE_STATE_ACK; Documentation/paths.rst, "Telling the peer"). Process
- * context or softirq, qp->lock not held: when our planes changed since the
- * last announcement, or an announcement is unacknowledged and due, sends
- * one on a usable EV (so on a plane that is up). Returns true while an
- * announcement waits for its ACK, with *@next_us the time of the next copy.
+ * Telling the peers which of our planes are down (PLANE_STATE, answered by
+ * PLANE_STATE_ACK; Documentation/paths.rst, "Telling the peer"). The
+ * planes' notify work (mrc_plane.h, ->notify_qps), process context:
+ * on every connected QP of @mdev, when our planes changed since its last
+ * announcement, or an announcement is unacknowledged and due, sends one on
+ * a usable EV (so on a plane that is up); qp->lock not held. Returns true
+ * while one of them awaits an ACK, with *@next_us the soonest copy due.
  */
-bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us);
+bool mrc_qp_paths_notify_all(struct mrc_dev *mdev, u32 now_us, u32 *next_us);
 
 /* A PLANE_STATE (applied, then acknowledged) or PLANE_STATE_ACK; softirq. */
 void mrc_qp_paths_rcv_plane_state(struct mrc_qp *qp, const struct mrc_pkt *pkt,

@@ -23,13 +23,13 @@
 #include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
-#include <linux/moduleparam.h>
 #include <linux/seq_file.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
+#include "mrc_clock.h"
 #include "mrc_compat.h"
 #include "mrc_cq.h"
 #include "mrc_departure.h"
@@ -38,32 +38,11 @@
 #include "mrc_qp.h"
 #include "mrc_stats.h"
 #include "mrc_txq.h"
+#include "mrc_wq.h"
 #include "mrc_xmit.h"
-
-struct workqueue_struct *mrc_wq;
-
-bool mrc_req_cc_default = true;
-module_param_named(cc, mrc_req_cc_default, bool, 0644);
-MODULE_PARM_DESC(cc, "new devices start with NSCC congestion control on (default on; the controller may change it per device)");
 
 static void mrc_req_work(struct work_struct *work);
 static enum hrtimer_restart mrc_req_timer(struct hrtimer *t);
-
-int mrc_req_module_init(void)
-{
-	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	return mrc_wq ? 0 : -ENOMEM;
-}
-
-void mrc_req_module_exit(void)
-{
-	destroy_workqueue(mrc_wq);
-}
-
-static u64 mrc_now(void)
-{
-	return div_u64(ktime_get_ns(), NSEC_PER_USEC);
-}
 
 /*
  * The retransmission timer's resolution: the RTO's least margin over the
@@ -157,7 +136,7 @@ int mrc_req_init(struct mrc_qp *qp)
 		mrc_req_cleanup(qp);
 		return -ENOMEM;
 	}
-	req->txq = mrc_txq_create(qp, MRC_REQ_WINDOW, &err);
+	req->txq = mrc_txq_create(qp, mrc_req_kick, MRC_REQ_WINDOW, &err);
 	if (!req->txq) {
 		mrc_req_cleanup(qp);
 		return err;
@@ -247,7 +226,7 @@ static void mrc_req_arm_timer(struct mrc_qp *qp)
 	u64 rto = mrc_req_rto_us(qp);
 
 	if (rto && !qp->req.stopping && !hrtimer_is_queued(&qp->req.timer))
-		mrc_req_set_timer(qp, mrc_now(), rto);
+		mrc_req_set_timer(qp, mrc_now_us(), rto);
 }
 
 /* ---- turning a send queue slot into an entry ---- */
@@ -869,7 +848,7 @@ static void mrc_req_transmit(struct mrc_qp *qp, struct sk_buff_head *out)
  */
 static bool mrc_req_fill(struct mrc_qp *qp, struct sk_buff_head *out)
 {
-	u64 now = mrc_now();
+	u64 now = mrc_now_us();
 	bool more = false;
 
 	/* During an RNR wait nothing is sent, retransmissions included. */
@@ -1221,7 +1200,7 @@ static enum hrtimer_restart mrc_req_timer(struct hrtimer *t)
 	struct mrc_qp *qp = container_of(t, struct mrc_qp, req.timer);
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_req_state *req = &qp->req;
-	u64 now = mrc_now(), rto;
+	u64 now = mrc_now_us(), rto;
 	bool kick = false;
 	u32 expired = 0;
 
@@ -1503,7 +1482,7 @@ static void mrc_req_read_resp(struct mrc_qp *qp, struct sk_buff *skb,
 	set_bit(index, e->read_map);
 	e->read_received += len;
 	/* Progress: no re-request, no retry counted, while data comes. */
-	e->requested_at = mrc_now();
+	e->requested_at = mrc_now_us();
 	qp->req.retries = 0;
 	if (e->read_received == e->length) {
 		e->response_done = true;
@@ -1708,7 +1687,7 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 {
 	struct mrc_req_state *req = &qp->req;
 	struct mrc_tx_ack_result res;
-	u64 now = mrc_now(), cc_rtt;
+	u64 now = mrc_now_us(), cc_rtt;
 	bool kick = false, trimmed;
 	u32 i, pending;
 

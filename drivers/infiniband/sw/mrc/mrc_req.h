@@ -131,15 +131,6 @@ struct mrc_req_state {
 	bool send_again;		/* and another found work meanwhile */
 };
 
-/* Module parameter "cc": new devices start with NSCC on (mrc_settings.h). */
-extern bool mrc_req_cc_default;
-
-/* The data path's workqueue (WQ_MEM_RECLAIM: storage ULPs use RDMA). */
-extern struct workqueue_struct *mrc_wq;
-
-int mrc_req_module_init(void);
-void mrc_req_module_exit(void);
-
 int mrc_req_init(struct mrc_qp *qp);
 void mrc_req_cleanup(struct mrc_qp *qp);
 /*

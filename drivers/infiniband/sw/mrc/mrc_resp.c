@@ -43,6 +43,7 @@
 #include "mrc_qp.h"
 #include "mrc_srq.h"
 #include "mrc_stats.h"
+#include "mrc_wq.h"
 #include "mrc_xmit.h"
 
 /* READ response packets sent from the receive path; the work does more. */

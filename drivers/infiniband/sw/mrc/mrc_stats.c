@@ -8,7 +8,6 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
-#include "mrc_net.h"
 #include "mrc_stats.h"
 
 #define MRC_STAT_NAME_LEN	32
@@ -103,6 +102,7 @@ void mrc_stats_add(struct mrc_dev *mdev, enum mrc_counter cnt, u64 val)
 static void mrc_stats_sum(struct mrc_dev *mdev, u64 *sum)
 {
 	const struct mrc_pcpu_stats *s;
+	atomic64_t *ns_drops;
 	unsigned int start, i;
 	u64 v[MRC_CNT_NUM];
 	int cpu;
@@ -118,7 +118,9 @@ static void mrc_stats_sum(struct mrc_dev *mdev, u64 *sum)
 		for (i = 0; i < MRC_CNT_NUM; i++)
 			sum[i] += v[i];
 	}
-	sum[MRC_CNT_RX_DROP_NO_DEVICE] = mrc_net_no_device_drops(mdev);
+	/* Namespace-wide drops before a device was found (counters.rst). */
+	ns_drops = READ_ONCE(mdev->ns_rx_drop_no_device);
+	sum[MRC_CNT_RX_DROP_NO_DEVICE] = ns_drops ? atomic64_read(ns_drops) : 0;
 }
 
 u64 mrc_stats_read(struct mrc_dev *mdev, enum mrc_counter cnt)
@@ -145,12 +147,6 @@ static int mrc_get_hw_stats(struct ib_device *ibdev,
 		return -EINVAL;
 	mrc_stats_sum(to_mrc_dev(ibdev), stats->value);
 	return MRC_CNT_NUM;
-}
-
-/* Whether @ibdev is an mrc device (we have no driver id of our own). */
-bool mrc_ibdev_is_mrc(const struct ib_device *ibdev)
-{
-	return ibdev->ops.get_hw_stats == mrc_get_hw_stats;
 }
 
 const struct ib_device_ops mrc_stats_ops = {

@@ -94,7 +94,6 @@ void mrc_stats_init(void);
 int mrc_stats_dev_alloc(struct mrc_dev *mdev);
 void mrc_stats_dev_free(struct mrc_dev *mdev);
 u64 mrc_stats_read(struct mrc_dev *mdev, enum mrc_counter cnt);
-bool mrc_ibdev_is_mrc(const struct ib_device *ibdev);
 
 extern const struct ib_device_ops mrc_stats_ops;
 

@@ -12,17 +12,17 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include "mrc_clock.h"
 #include "mrc_departure.h"
-#include "mrc_qp.h"
-#include "mrc_req.h"
 #include "mrc_txq.h"
 #include "mrc_wire.h"
-#include "mrc_xmit.h"
 
 /* Budgets alive: module unload waits for none (mrc_txq_exit()). */
 static atomic_t mrc_txq_live = ATOMIC_INIT(0);
 
-struct mrc_txq *mrc_txq_create(struct mrc_qp *qp, u32 window, int *err)
+struct mrc_txq *mrc_txq_create(struct mrc_qp *qp,
+			       void (*wake)(struct mrc_qp *qp), u32 window,
+			       int *err)
 {
 	struct mrc_txq *q;
 
@@ -62,6 +62,7 @@ struct mrc_txq *mrc_txq_create(struct mrc_qp *qp, u32 window, int *err)
 	refcount_set(&q->refs, 1);
 	spin_lock_init(&q->lock);
 	q->qp = qp;
+	q->wake = wake;
 	atomic_inc(&mrc_txq_live);
 	return q;
 }
@@ -104,7 +105,7 @@ static void mrc_txq_record_departure(struct mrc_txq *q, struct sk_buff *skb)
 	hdr = skb_header_pointer(skb, off, sizeof(buf), buf);
 	if (hdr && mrc_peek_request_psn(hdr, sizeof(buf), &psn))
 		atomic64_set(&q->departures[psn & q->departures_mask],
-			     mrc_departure_record(psn, mrc_now_us()));
+			     mrc_departure_record(psn, (u32)mrc_now_us()));
 }
 
 /*
@@ -127,7 +128,7 @@ static void mrc_txq_skb_gone(struct sk_buff *skb)
 	    atomic_xchg(&q->throttled, 0)) {
 		spin_lock_irqsave(&q->lock, flags);
 		if (q->qp)
-			mrc_req_kick(q->qp);
+			q->wake(q->qp);
 		spin_unlock_irqrestore(&q->lock, flags);
 	}
 	sock_put(sk);

@@ -30,6 +30,9 @@
  * (mrc_departure.h): the requester takes that wait out of the RTT samples
  * it gives congestion control. A slot per PSN of the requester's window.
  *
+ * The budget knows no requester: the QP's owner passes the function that
+ * wakes it (mrc_req_kick()), called under @lock from the destructor.
+ *
  * Locking: @lock (any context but hard IRQ: it is taken from skb
  * destructors) guards @qp. The count and the throttled flag are atomics;
  * see mrc_txq_full() for their ordering. A departure record is one
@@ -55,6 +58,7 @@ struct mrc_txq {
 	int wake_at;		/* ... down to this many */
 	spinlock_t lock;	/* guards @qp */
 	struct mrc_qp *qp;	/* NULL once the QP is being destroyed */
+	void (*wake)(struct mrc_qp *qp);	/* it may send again */
 	struct socket *sock;	/* owner of the queued skbs; never bound */
 	u64 throttles;		/* times the requester stopped (debugfs) */
 	atomic64_t *departures;	/* by PSN: mrc_departure_record() */
@@ -63,9 +67,13 @@ struct mrc_txq {
 
 /*
  * A budget for @qp recording departures of a window of @window PSNs (a
- * power of two); NULL without memory or socket (errno in *@err).
+ * power of two); NULL without memory or socket (errno in *@err). @wake
+ * runs when a throttled @qp's packets have drained (mrc_txq_full()), in
+ * softirq or process context, and must not sleep.
  */
-struct mrc_txq *mrc_txq_create(struct mrc_qp *qp, u32 window, int *err);
+struct mrc_txq *mrc_txq_create(struct mrc_qp *qp,
+			       void (*wake)(struct mrc_qp *qp), u32 window,
+			       int *err);
 
 /*
  * The QP is being destroyed: from now on no packet leaving kicks it, and
@@ -82,7 +90,7 @@ void mrc_txq_own(struct mrc_txq *q, struct sk_buff *skb);
 /*
  * Whether @limit packets (0: no limit) are queued locally, counting
  * @pending ones built and about to be owned (mrc_txq_own()). When true,
- * the packet whose leaving halves the queue kicks the requester. Under
+ * the packet whose leaving halves the queue wakes the requester. Under
  * qp->lock.
  */
 bool mrc_txq_full(struct mrc_txq *q, u32 limit, u32 pending);

@@ -16,6 +16,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
+#include "mrc_clock.h"
 #include "mrc_ah.h"
 #include "mrc_cq.h"
 #include "mrc_mr.h"
@@ -24,6 +25,7 @@
 #include "mrc_srq.h"
 #include "mrc_stats.h"
 #include "mrc_ud.h"
+#include "mrc_wq.h"
 #include "mrc_xmit.h"
 
 /* Datagrams one run of the send work builds before it sends them. */
@@ -188,7 +190,7 @@ static enum ib_wc_status mrc_ud_build(struct mrc_qp *qp,
 	pkt.hdr.sqpn = qp->ibqp.qp_num;
 	pkt.hdr.psn = qp->ud.next_psn++ & MRC_PSN_MASK;
 	pkt.hdr.ev = mrc_ud_sport(qp);
-	pkt.hdr.ts = mrc_now_us();
+	pkt.hdr.ts = (u32)mrc_now_us();
 	pkt.hdr.payload_len = len;
 	pkt.qkey = wqe->remote_qkey & MRC_QKEY_USE_QP ? qp->qkey :
 							 wqe->remote_qkey;

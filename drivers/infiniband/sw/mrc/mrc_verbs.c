@@ -10,6 +10,7 @@
 #include <rdma/mrc-abi.h>
 
 #include "mrc.h"
+#include "mrc_devices.h"
 #include "mrc_net.h"
 #include "mrc_ring.h"
 
@@ -23,22 +24,6 @@ static int mrc_query_device(struct ib_device *ibdev,
 
 	*attr = to_mrc_dev(ibdev)->attr;
 	return 0;
-}
-
-/* The largest IB MTU whose packets, encapsulated, fit the netdev's MTU. */
-enum ib_mtu mrc_active_mtu(struct net_device *ndev)
-{
-	int room = (int)READ_ONCE(ndev->mtu) - MRC_ENCAP_OVERHEAD;
-
-	if (room >= 4096)
-		return IB_MTU_4096;
-	if (room >= 2048)
-		return IB_MTU_2048;
-	if (room >= 1024)
-		return IB_MTU_1024;
-	if (room >= 512)
-		return IB_MTU_512;
-	return IB_MTU_256;
 }
 
 static int mrc_query_port(struct ib_device *ibdev, u32 port_num,

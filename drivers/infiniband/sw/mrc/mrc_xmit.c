@@ -7,15 +7,11 @@
 #include <net/inet_ecn.h>
 
 #include "mrc.h"
+#include "mrc_clock.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
 #include "mrc_stats.h"
 #include "mrc_xmit.h"
-
-u32 mrc_now_us(void)
-{
-	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
-}
 
 static void mrc_qp_addrs(struct mrc_qp *qp, struct mrc_net_addr *src,
 			 struct mrc_net_addr *dst)
@@ -68,9 +64,9 @@ struct sk_buff *mrc_qp_new_packet(struct mrc_qp *qp, struct mrc_pkt *pkt,
 	pkt->hdr.sqpn = qp->ibqp.qp_num;
 	pkt->hdr.dqpn = qp->dest_qpn;
 	if (ev == MRC_QP_EV_ANY)
-		ev = mrc_qp_paths_pick(qp, -1, mrc_now_us());
+		ev = mrc_qp_paths_pick(qp, -1, (u32)mrc_now_us());
 	pkt->hdr.ev = ev < 0 ? MRC_QP_EV_NONE : ev;
-	pkt->hdr.ts = mrc_now_us();
+	pkt->hdr.ts = (u32)mrc_now_us();
 	pkt->hdr.payload_len = payload_len;
 	hdr_len = mrc_pkt_hdr_len(pkt);
 	if (!hdr_len || payload_len > U16_MAX)

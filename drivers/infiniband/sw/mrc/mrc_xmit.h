@@ -41,7 +41,4 @@ struct sk_buff *mrc_qp_new_packet(struct mrc_qp *qp, struct mrc_pkt *pkt,
  */
 int mrc_qp_send_packet(struct mrc_qp *qp, struct sk_buff *skb);
 
-/* Microseconds, for the header's timestamp and RTT measurement. */
-u32 mrc_now_us(void);
-
 #endif /* MRC_XMIT_H */
