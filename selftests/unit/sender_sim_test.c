@@ -810,6 +810,60 @@ static void sender_response_messages(void)
 }
 
 /*
+ * A READ's next request may take a PSN among a WRITE's packets only when
+ * the caller keeps a packet map: a retransmission then still names the
+ * packet the PSN carried (the distance from the WRITE's first PSN would
+ * be off by the request, and the wrong bytes would go again). Without the
+ * map the request waits until the WRITE is sent.
+ */
+static void sender_request_among_packets(void)
+{
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u32 pkts[8], map;
+	int rd, wr;
+
+	for (map = 0; map < 2; map++) {
+		CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4,
+					 NULL, NULL, 100), 0);
+		if (map)
+			mrc_sender_set_pkt_map(&s, pkts);
+		rd = mrc_sender_post_flags(&s, 1, 1, MRC_SENDER_POST_RESPONSE);
+		CHECK(mrc_sender_next(&s, 10, &tx));
+		CHECK_EQ(mrc_sender_on_ack(&s, 20, 101, NULL, 0, 0, false),
+			 MRC_TX_ACK_OK);
+		wr = mrc_sender_post(&s, 4, 2);
+		CHECK(mrc_sender_next(&s, 30, &tx));
+		CHECK(mrc_sender_next(&s, 30, &tx));
+		CHECK_EQ(tx.psn, 102);
+		CHECK_EQ(mrc_sender_next_request(&s, 40, (u32)rd, &tx),
+			 map == 1);
+		if (!map)
+			continue;
+		CHECK_EQ(tx.psn, 103);
+		CHECK_EQ(tx.msg, (u32)rd);
+		CHECK(mrc_sender_next(&s, 40, &tx));
+		CHECK_EQ(tx.psn, 104);
+		CHECK_EQ(tx.msg, (u32)wr);
+		CHECK_EQ(tx.pkt, 2);
+		CHECK(mrc_sender_next(&s, 40, &tx));
+		CHECK_EQ(tx.pkt, 3);
+		mrc_sender_on_trim(&s, 50, 104);
+		mrc_sender_on_trim(&s, 50, 103);
+		CHECK(mrc_sender_next_retransmit(&s, 60, &tx));
+		CHECK_EQ(tx.psn, 103);
+		CHECK_EQ(tx.msg, (u32)rd);
+		CHECK_EQ(tx.pkt, 1);
+		CHECK(mrc_sender_next_retransmit(&s, 60, &tx));
+		CHECK_EQ(tx.psn, 104);
+		CHECK_EQ(tx.msg, (u32)wr);
+		CHECK_EQ(tx.pkt, 2);
+	}
+}
+
+/*
  * Responses that stop coming count as timeouts (backoff, a retry) when
  * the caller reports them; a response's progress resets the retries; past
  * retry_cnt the READ itself fails, though its request was acknowledged.
@@ -1064,6 +1118,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(sender_invalid_ack_and_rnr),
 	KTAP_CASE(sender_sack_reneged),
 	KTAP_CASE(sender_response_messages),
+	KTAP_CASE(sender_request_among_packets),
 	KTAP_CASE(sender_response_timeouts),
 	KTAP_CASE(sender_without_rto),
 	KTAP_CASE(sender_trim_echo),

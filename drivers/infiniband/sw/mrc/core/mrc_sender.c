@@ -191,7 +191,8 @@ static bool mrc_sender_retransmit(struct mrc_sender *s, u64 now,
 	out->psn = psn;
 	out->msg = slot->cookie & s->msg_mask;
 	m = mrc_sender_msg(s, slot->cookie);
-	out->pkt = mrc_psn_distance(m->first_psn, psn);
+	out->pkt = s->pkts ? s->pkts[psn & s->tx.mask] :
+			     mrc_psn_distance(m->first_psn, psn);
 	out->ack_req = true;
 	mrc_tx_resend(&s->tx, psn, out->ev, now);
 	mrc_tx_ack_asked(&s->tx, psn);
@@ -233,12 +234,20 @@ bool mrc_sender_next_request(struct mrc_sender *s, u64 now, u32 msg,
 	    m->sent < m->npkts || m->acked < m->npkts ||
 	    !mrc_sender_window_open(s))
 		return false;
+	if (!s->pkts && s->sending != s->posted) {
+		const struct mrc_sender_msg *cur = mrc_sender_msg(s, s->sending);
+
+		if (cur->sent && cur->sent < cur->npkts)
+			return false;
+	}
 	out->ev = mrc_sender_pick(s, -1);
 	out->psn = mrc_tx_send(&s->tx, out->ev, now, idx);
 	if (out->psn == MRC_TX_PSN_NONE)
 		return false;
 	out->msg = idx & s->msg_mask;
 	out->pkt = m->sent;
+	if (s->pkts)
+		s->pkts[out->psn & s->tx.mask] = out->pkt;
 	out->why = MRC_SENDER_NEW;
 	/* Alone among the message's PSNs, it asks for its own ACK. */
 	out->ack_req = true;
@@ -286,6 +295,8 @@ bool mrc_sender_next(struct mrc_sender *s, u64 now, struct mrc_sender_tx *out)
 	k = m->sent++;
 	if (!k)
 		m->first_psn = out->psn;
+	if (s->pkts)
+		s->pkts[out->psn & s->tx.mask] = k;
 	out->msg = s->sending & s->msg_mask;
 	out->pkt = k;
 	out->why = MRC_SENDER_NEW;

@@ -172,6 +172,12 @@ struct mrc_sender {
 	/* One EV by a connection's key (mrc_ev_single.h), not spraying. */
 	bool single_path;
 	u32 single_key;
+	/*
+	 * Caller's, one per tracker slot (mrc_sender_set_pkt_map()): the
+	 * packet number each PSN carries. NULL: a message's PSNs are kept
+	 * consecutive and the number is the distance from its first.
+	 */
+	u32 *pkts;
 	/* NULL: NSCC gets the tracker's RTT sample as it is. */
 	mrc_sender_cc_rtt_fn cc_rtt;
 	void *cc_rtt_arg;
@@ -213,6 +219,17 @@ static inline void mrc_sender_set_single_path(struct mrc_sender *s, bool on,
 	s->single_key = key;
 }
 
+/*
+ * Records in @pkts (one per tracker slot, caller-owned) which packet of
+ * its message each PSN carries, so that mrc_sender_next_request() may
+ * take a PSN among another message's packets and retransmissions still
+ * name the right packet. Call before the first transmission.
+ */
+static inline void mrc_sender_set_pkt_map(struct mrc_sender *s, u32 *pkts)
+{
+	s->pkts = pkts;
+}
+
 /* The ring index of the message @psn (outstanding) belongs to, or -1. */
 int mrc_sender_msg_of(const struct mrc_sender *s, u32 psn);
 
@@ -234,6 +251,8 @@ bool mrc_sender_next_retransmit(struct mrc_sender *s, u64 now,
  * A READ or atomic whose requests are all acknowledged asks again (the
  * next READ segment, or what its responses left missing): one more packet
  * of message @msg on a new PSN, asking for an ACK, when the window allows.
+ * Without a packet map, not while another message is partly sent: its
+ * PSNs must stay consecutive.
  */
 bool mrc_sender_next_request(struct mrc_sender *s, u64 now, u32 msg,
 			     struct mrc_sender_tx *out);
