@@ -864,6 +864,43 @@ static void sender_request_among_packets(void)
 }
 
 /*
+ * An ACK's result says what it delivered (cumulatively or selectively)
+ * and what it acknowledged cumulatively; an echo of a copy nobody charged
+ * withdraws nothing.
+ */
+static void sender_ack_result(void)
+{
+	const u64 sack = 1ull << 63;	/* PSN 3 */
+	struct mrc_sender_ack_result res;
+	struct mrc_sender_msg msgs[4];
+	struct mrc_sender_ack ack = {
+		.cum_psn = 2, .sack = &sack, .nwords = 1,
+		.has_echo = true, .echo_psn = 3, .ts_echo = 10,
+	};
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u32 n = 0;
+
+	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4, NULL,
+				 NULL, 0), 0);
+	CHECK_EQ(mrc_sender_post(&s, 5, 1), 0);
+	while (mrc_sender_next(&s, 10, &tx))
+		n++;
+	CHECK_EQ(n, 5);
+	CHECK_EQ(mrc_sender_on_ack_ex(&s, 20, &ack, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(res.delivered, 3);
+	CHECK_EQ(res.acked, 2);
+	CHECK_EQ(res.lost, 0);
+	CHECK_EQ(s.stats.charges_cancelled, 0);
+	ack.cum_psn = 6;
+	ack.nwords = 0;
+	CHECK_EQ(mrc_sender_on_ack_ex(&s, 30, &ack, &res), MRC_TX_ACK_INVALID);
+	CHECK_EQ(res.delivered, 0);
+	CHECK_EQ(s.stats.acks_invalid, 1);
+}
+
+/*
  * Responses that stop coming count as timeouts (backoff, a retry) when
  * the caller reports them; a response's progress resets the retries; past
  * retry_cnt the READ itself fails, though its request was acknowledged.
@@ -1120,6 +1157,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(sender_response_messages),
 	KTAP_CASE(sender_request_among_packets),
 	KTAP_CASE(sender_response_timeouts),
+	KTAP_CASE(sender_ack_result),
 	KTAP_CASE(sender_without_rto),
 	KTAP_CASE(sender_trim_echo),
 	KTAP_CASE(sender_cc_rtt_and_single_path),
