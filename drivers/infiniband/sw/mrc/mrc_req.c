@@ -2,7 +2,11 @@
 /*
  * The requester of an RC QP: send work requests become packets, packets
  * are (re)transmitted until acknowledged, and work requests complete in
- * posting order (Documentation/datapath.rst).
+ * posting order (Documentation/datapath.rst). What to send or resend,
+ * on which EV, when the timer is due and what completes or fails is the
+ * sender core's decision (core/mrc_sender.h, req->sender); this file
+ * turns its answers into packets and completions (protocol-core.rst,
+ * "Status").
  *
  * Context: the send work runs on mrc_wq, and a user QP's doorbell runs the
  * same code in the posting task (mrc_req_run()); ACKs and responses arrive
