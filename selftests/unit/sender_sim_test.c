@@ -746,6 +746,316 @@ static void sender_sack_reneged(void)
 	CHECK(!mrc_sender_poll_done(&s, &d));
 }
 
+static const struct mrc_sender_params unit_params = {
+	.retry_cnt = 1, .fixed_cwnd = 8, .mtu = 1024, .ack_interval = 4,
+	.timer_granularity_us = 1,
+	.rto = { .min_us = 100, .max_us = 1000, .granularity_us = 1,
+		 .initial_us = 200 },
+};
+
+/*
+ * A READ (posted awaiting a response) finishes only after its response,
+ * though its request was acknowledged first; it asks again on a new PSN
+ * of its own, once the earlier request is acknowledged, and the messages
+ * still complete in posting order.
+ */
+static void sender_response_messages(void)
+{
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	int rd, wr;
+
+	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4, NULL,
+				 NULL, 100), 0);
+	rd = mrc_sender_post_flags(&s, 1, 5, MRC_SENDER_POST_RESPONSE);
+	wr = mrc_sender_post(&s, 2, 6);
+	CHECK_EQ(rd, 0);
+	CHECK_EQ(wr, 1);
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK_EQ(tx.psn, 100);
+	CHECK_EQ(tx.msg, (u32)rd);
+	CHECK(tx.ack_req);
+	/* Not acknowledged yet: no second request. */
+	CHECK(!mrc_sender_next_request(&s, 10, (u32)rd, &tx));
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK_EQ(tx.psn, 102);
+	CHECK_EQ(mrc_sender_msg_of(&s, 101), wr);
+	CHECK_EQ(mrc_sender_msg_of(&s, 103), -1);
+	CHECK_EQ(mrc_sender_on_ack(&s, 20, 103, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	/* Both acknowledged; the READ's data has not come. */
+	CHECK(!mrc_sender_poll_done(&s, &d));
+	CHECK(mrc_sender_next_request(&s, 30, (u32)rd, &tx));
+	CHECK_EQ(tx.psn, 103);
+	CHECK_EQ(tx.msg, (u32)rd);
+	CHECK_EQ(tx.pkt, 1);
+	CHECK(tx.ack_req);
+	CHECK_EQ(mrc_sender_msg_of(&s, 103), rd);
+	CHECK(!mrc_sender_next_request(&s, 30, (u32)wr + 2, &tx));
+	CHECK_EQ(mrc_sender_on_ack(&s, 40, 104, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	CHECK(!mrc_sender_poll_done(&s, &d));
+	mrc_sender_response_done(&s, (u32)rd);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 5);
+	CHECK_EQ(d.status, MRC_SENDER_ST_OK);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 6);
+	CHECK(!mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(s.stats.timeouts, 0);
+}
+
+/*
+ * A READ's next request may take a PSN among a WRITE's packets only when
+ * the caller keeps a packet map: a retransmission then still names the
+ * packet the PSN carried (the distance from the WRITE's first PSN would
+ * be off by the request, and the wrong bytes would go again). Without the
+ * map the request waits until the WRITE is sent.
+ */
+static void sender_request_among_packets(void)
+{
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u32 pkts[8], map;
+	int rd, wr;
+
+	for (map = 0; map < 2; map++) {
+		CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4,
+					 NULL, NULL, 100), 0);
+		if (map)
+			mrc_sender_set_pkt_map(&s, pkts);
+		rd = mrc_sender_post_flags(&s, 1, 1, MRC_SENDER_POST_RESPONSE);
+		CHECK(mrc_sender_next(&s, 10, &tx));
+		CHECK_EQ(mrc_sender_on_ack(&s, 20, 101, NULL, 0, 0, false),
+			 MRC_TX_ACK_OK);
+		wr = mrc_sender_post(&s, 4, 2);
+		CHECK(mrc_sender_next(&s, 30, &tx));
+		CHECK(mrc_sender_next(&s, 30, &tx));
+		CHECK_EQ(tx.psn, 102);
+		CHECK_EQ(mrc_sender_next_request(&s, 40, (u32)rd, &tx),
+			 map == 1);
+		if (!map)
+			continue;
+		CHECK_EQ(tx.psn, 103);
+		CHECK_EQ(tx.msg, (u32)rd);
+		CHECK(mrc_sender_next(&s, 40, &tx));
+		CHECK_EQ(tx.psn, 104);
+		CHECK_EQ(tx.msg, (u32)wr);
+		CHECK_EQ(tx.pkt, 2);
+		CHECK(mrc_sender_next(&s, 40, &tx));
+		CHECK_EQ(tx.pkt, 3);
+		mrc_sender_on_trim(&s, 50, 104);
+		mrc_sender_on_trim(&s, 50, 103);
+		CHECK(mrc_sender_next_retransmit(&s, 60, &tx));
+		CHECK_EQ(tx.psn, 103);
+		CHECK_EQ(tx.msg, (u32)rd);
+		CHECK_EQ(tx.pkt, 1);
+		CHECK(mrc_sender_next_retransmit(&s, 60, &tx));
+		CHECK_EQ(tx.psn, 104);
+		CHECK_EQ(tx.msg, (u32)wr);
+		CHECK_EQ(tx.pkt, 2);
+	}
+}
+
+/*
+ * An ACK's result says what it delivered (cumulatively or selectively)
+ * and what it acknowledged cumulatively; an echo of a copy nobody charged
+ * withdraws nothing.
+ */
+static void sender_ack_result(void)
+{
+	const u64 sack = 1ull << 63;	/* PSN 3 */
+	struct mrc_sender_ack_result res;
+	struct mrc_sender_msg msgs[4];
+	struct mrc_sender_ack ack = {
+		.cum_psn = 2, .sack = &sack, .nwords = 1,
+		.has_echo = true, .echo_psn = 3, .ts_echo = 10,
+	};
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u32 n = 0;
+
+	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4, NULL,
+				 NULL, 0), 0);
+	CHECK_EQ(mrc_sender_post(&s, 5, 1), 0);
+	while (mrc_sender_next(&s, 10, &tx))
+		n++;
+	CHECK_EQ(n, 5);
+	CHECK_EQ(mrc_sender_on_ack_ex(&s, 20, &ack, &res), MRC_TX_ACK_OK);
+	CHECK_EQ(res.delivered, 3);
+	CHECK_EQ(res.acked, 2);
+	CHECK_EQ(res.lost, 0);
+	CHECK_EQ(s.stats.charges_cancelled, 0);
+	ack.cum_psn = 6;
+	ack.nwords = 0;
+	CHECK_EQ(mrc_sender_on_ack_ex(&s, 30, &ack, &res), MRC_TX_ACK_INVALID);
+	CHECK_EQ(res.delivered, 0);
+	CHECK_EQ(s.stats.acks_invalid, 1);
+}
+
+/*
+ * Responses that stop coming count as timeouts (backoff, a retry) when
+ * the caller reports them; a response's progress resets the retries; past
+ * retry_cnt the READ itself fails, though its request was acknowledged.
+ */
+static void sender_response_timeouts(void)
+{
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u64 rto, due;
+
+	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4, NULL,
+				 NULL, 0), 0);
+	CHECK_EQ(mrc_sender_post_flags(&s, 1, 9, MRC_SENDER_POST_RESPONSE),
+		 0);
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK_EQ(mrc_sender_on_ack(&s, 20, 1, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	/* Nothing in flight: the sender's own timer has nothing to do. */
+	CHECK(!mrc_sender_next_timer(&s, 20, &due));
+	rto = mrc_sender_rto_us(&s);
+	CHECK(!mrc_sender_on_timeout_ex(&s, 20 + rto, 0));
+	CHECK_EQ(s.stats.timeouts, 0);
+	CHECK(mrc_sender_on_timeout_ex(&s, 20 + rto, 1));
+	CHECK_EQ(s.stats.timeouts, 1);
+	CHECK_EQ(mrc_sender_rto_us(&s), 2 * rto);
+	mrc_sender_on_response(&s, 30 + rto);
+	CHECK(mrc_sender_on_timeout_ex(&s, 40 + 3 * rto, 1));
+	CHECK(!s.failed);
+	CHECK(!mrc_sender_on_timeout_ex(&s, 40 + 7 * rto, 1));
+	CHECK(s.failed);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 9);
+	CHECK_EQ(d.status, MRC_SENDER_ST_RETRY_EXCEEDED);
+}
+
+/*
+ * An RTO of 0 (the IB timeout attribute 0: wait forever) arms no timer
+ * and never times out; new bounds turn it on, keeping what was learnt.
+ */
+static void sender_without_rto(void)
+{
+	struct mrc_sender_params p = unit_params;
+	struct mrc_rto_params on = p.rto;
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u64 due;
+
+	p.rto.initial_us = 0;
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 4, NULL, NULL, 0),
+		 0);
+	CHECK_EQ(mrc_sender_rto_us(&s), 0);
+	CHECK_EQ(mrc_sender_post(&s, 2, 1), 0);
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK(!mrc_sender_next_timer(&s, 10, &due));
+	CHECK(!mrc_sender_on_timeout(&s, 1000000));
+	CHECK_EQ(s.stats.timeouts, 0);
+	CHECK(!mrc_sender_next(&s, 1000000, &tx));
+	mrc_sender_set_rto(&s, &on);
+	CHECK_EQ(mrc_sender_rto_us(&s), 200);
+	CHECK(mrc_sender_next_timer(&s, 1000000, &due));
+	CHECK(mrc_sender_on_timeout(&s, 1000000));
+	CHECK(mrc_sender_next_retransmit(&s, 1000000, &tx));
+	CHECK_EQ(tx.psn, 0);
+	CHECK_EQ(tx.why, MRC_SENDER_RETX_TIMEOUT);
+}
+
+/*
+ * A NAK(trimmed) for a copy older than the PSN's last transmission is
+ * stale and changes nothing; one for the last copy marks it for
+ * retransmission at once.
+ */
+static void sender_trim_echo(void)
+{
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+
+	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4, NULL,
+				 NULL, 0), 0);
+	CHECK_EQ(mrc_sender_post(&s, 1, 1), 0);
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK_EQ(mrc_sender_on_trim_echo(&s, 15, 0, 10), MRC_TX_NAK_MARKED);
+	CHECK(mrc_sender_next_retransmit(&s, 20, &tx));
+	CHECK_EQ(tx.why, MRC_SENDER_RETX_TRIM);
+	CHECK_EQ(s.stats.retx_trim, 1);
+	CHECK_EQ(mrc_sender_on_trim_echo(&s, 25, 0, 10), MRC_TX_NAK_IGNORED);
+	CHECK(!mrc_sender_next_retransmit(&s, 25, &tx));
+	CHECK_EQ(mrc_sender_on_trim_echo(&s, 30, 0, 20), MRC_TX_NAK_MARKED);
+	CHECK(mrc_sender_next_retransmit(&s, 30, &tx));
+}
+
+static u32 cc_rtt_calls;
+static u32 cc_rtt_psn;
+
+/* The caller's share of an RTT: half of it, so that the effect shows. */
+static u64 half_rtt(void *arg, u32 psn, u64 sent_at, u64 rtt)
+{
+	CHECK_EQ(sent_at, *(u64 *)arg);
+	cc_rtt_calls++;
+	cc_rtt_psn = psn;
+	return rtt / 2;
+}
+
+/*
+ * NSCC's RTT sample goes through the caller's hook (its own queueing
+ * taken out); one EV by a key when spraying is off.
+ */
+static void sender_cc_rtt_and_single_path(void)
+{
+	struct mrc_sender_params p = unit_params;
+	struct mrc_ev_desc descs[4];
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_nscc_params ccp;
+	struct mrc_ev_params evp;
+	struct mrc_sender_tx tx;
+	struct mrc_ev_set set;
+	struct mrc_ev evs[4];
+	struct mrc_sender s;
+	struct mrc_nscc cc;
+	u64 sent_at = 10;
+	u32 i, ev = MRC_TX_NIL;
+
+	memset(descs, 0, sizeof(descs));
+	for (i = 0; i < 4; i++)
+		descs[i].path.udp_sport = (u16)(49152 + i);
+	mrc_ev_params_default(&evp);
+	CHECK_EQ(mrc_ev_set_init(&set, evs, 4, 1, descs, &evp), 0);
+	mrc_nscc_params_default(&ccp);
+	CHECK_EQ(mrc_nscc_init(&cc, &ccp), 0);
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 4, &set, &cc, 0), 0);
+	s.cc_rtt = half_rtt;
+	s.cc_rtt_arg = &sent_at;
+	mrc_sender_set_single_path(&s, true, 12345);
+	CHECK_EQ(mrc_sender_post(&s, 4, 1), 0);
+	for (i = 0; i < 4; i++) {
+		CHECK(mrc_sender_next(&s, sent_at, &tx));
+		if (!i)
+			ev = tx.ev;
+		CHECK(ev < 4);
+		CHECK_EQ(tx.ev, ev);
+	}
+	CHECK_EQ(mrc_sender_on_ack(&s, 50, 4, NULL, 0, ev, false),
+		 MRC_TX_ACK_OK);
+	CHECK_EQ(cc_rtt_calls, 1);
+	CHECK_EQ(cc_rtt_psn, 3);
+}
+
 /* Out of the window is dropped unanswered; behind epsn is a duplicate. */
 static void receiver_window_edges(void)
 {
@@ -844,6 +1154,13 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(sender_refuses_bad_input),
 	KTAP_CASE(sender_invalid_ack_and_rnr),
 	KTAP_CASE(sender_sack_reneged),
+	KTAP_CASE(sender_response_messages),
+	KTAP_CASE(sender_request_among_packets),
+	KTAP_CASE(sender_response_timeouts),
+	KTAP_CASE(sender_ack_result),
+	KTAP_CASE(sender_without_rto),
+	KTAP_CASE(sender_trim_echo),
+	KTAP_CASE(sender_cc_rtt_and_single_path),
 	KTAP_CASE(receiver_window_edges),
 	KTAP_CASE(receiver_marks_wait_for_poll),
 	KTAP_CASE(clean_network_delivers_in_order),

@@ -182,15 +182,24 @@ int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid)
 	return err;
 }
 
+void mrc_qp_paths_refresh(struct mrc_qp *qp, u32 now_us)
+{
+	struct mrc_qp_paths *paths = &qp->paths;
+
+	if (!paths->ready)
+		return;
+	mrc_planes_apply(to_mrc_dev(qp->ibqp.device), &paths->set,
+			 &paths->plane_gen, now_us);
+	mrc_qp_paths_apply_denials(qp);
+}
+
 int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us)
 {
 	struct mrc_qp_paths *paths = &qp->paths;
 
 	if (!paths->ready)
 		return -EHOSTUNREACH;
-	mrc_planes_apply(to_mrc_dev(qp->ibqp.device), &paths->set,
-			 &paths->plane_gen, now_us);
-	mrc_qp_paths_apply_denials(qp);
+	mrc_qp_paths_refresh(qp, now_us);
 	/*
 	 * Spraying off (mrcctl dev DEV set spray off): one EV per QP, by a
 	 * hash of both QPNs, as ECMP places a flow. Read on every pick, so

@@ -77,6 +77,13 @@ void mrc_qp_paths_free(struct mrc_qp *qp);
  */
 int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid);
 
+/*
+ * Brings the EV set up to date before a pick elsewhere (the requester's
+ * sender core): plane states and the peer's denials. Caller holds
+ * qp->lock.
+ */
+void mrc_qp_paths_refresh(struct mrc_qp *qp, u32 now_us);
+
 /* Under qp->lock: planes and denials catch up; then the EV to send on. */
 int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us);
 

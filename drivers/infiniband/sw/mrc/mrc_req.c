@@ -2,7 +2,11 @@
 /*
  * The requester of an RC QP: send work requests become packets, packets
  * are (re)transmitted until acknowledged, and work requests complete in
- * posting order (Documentation/datapath.rst).
+ * posting order (Documentation/datapath.rst). What to send or resend,
+ * on which EV, when the timer is due and what completes or fails is the
+ * sender core's decision (core/mrc_sender.h, req->sender); this file
+ * turns its answers into packets and completions (protocol-core.rst,
+ * "Status").
  *
  * Context: the send work runs on mrc_wq, and a user QP's doorbell runs the
  * same code in the posting task (mrc_req_run()); ACKs and responses arrive
@@ -75,37 +79,42 @@ static u64 mrc_req_timeout_attr_us(u8 timeout)
 }
 
 /*
- * (Re)bounds the adaptive RTO from the timeout attribute T, keeping what
- * was learnt: the RTO stays within [T, 4 T], the range IB allows the
- * transport timer, backoff included. T is what the application says the
- * fabric may take, so the RTO starts there and never goes below it; the
- * estimate lengthens it where round trips are longer and vary more (the
- * emulated lab), and a dead peer is given up on after at most
- * (retry_cnt + 1) x 4 T.
+ * The adaptive RTO's bounds from the timeout attribute T: the RTO stays
+ * within [T, 4 T], the range IB allows the transport timer, backoff
+ * included. T is what the application says the fabric may take, so the
+ * RTO starts there and never goes below it; the estimate lengthens it
+ * where round trips are longer and vary more (the emulated lab), and a
+ * dead peer is given up on after at most (retry_cnt + 1) x 4 T. T = 0
+ * (timeout attribute 0) waits forever: no RTO.
  */
-static void mrc_req_rto_bounds(struct mrc_qp *qp)
+static struct mrc_rto_params mrc_req_rto_params(struct mrc_qp *qp)
 {
-	struct mrc_req_state *req = &qp->req;
-	u64 attr = mrc_req_timeout_attr_us(qp->timeout);
-	struct mrc_rto_params p = {
+	u64 attr = qp->timeout ? mrc_req_timeout_attr_us(qp->timeout) : 0;
+
+	return (struct mrc_rto_params){
 		.min_us = attr,
 		.max_us = MRC_REQ_RTO_MAX_FACTOR * attr,
 		.granularity_us = mrc_req_least_wait_us(qp),
 		.initial_us = attr,
 	};
-
-	mrc_rto_set_params(&req->rto, &p);
-	req->rto_timeout = qp->timeout;
 }
 
-/* The RTO now, backoff included; 0 (timeout attribute 0) waits forever. */
+/*
+ * The RTO now, backoff included; 0 (timeout attribute 0) waits forever.
+ * The attribute may change in RTS: the sender gets the new bounds and
+ * keeps what it learnt.
+ */
 static u64 mrc_req_rto_us(struct mrc_qp *qp)
 {
-	if (!qp->timeout)
-		return 0;
-	if (qp->timeout != qp->req.rto_timeout)
-		mrc_req_rto_bounds(qp);
-	return mrc_rto_us(&qp->req.rto);
+	struct mrc_req_state *req = &qp->req;
+
+	if (qp->timeout != req->rto_timeout) {
+		struct mrc_rto_params p = mrc_req_rto_params(qp);
+
+		mrc_sender_set_rto(&req->sender, &p);
+		req->rto_timeout = qp->timeout;
+	}
+	return mrc_sender_rto_us(&req->sender);
 }
 
 static struct mrc_send_entry *mrc_entry(struct mrc_qp *qp, u32 index)
@@ -130,9 +139,9 @@ int mrc_req_init(struct mrc_qp *qp)
 	req->entries = kvcalloc(qp->sq.num_slots, sizeof(*req->entries),
 				GFP_KERNEL);
 	req->slots = kvcalloc(MRC_REQ_WINDOW, sizeof(*req->slots), GFP_KERNEL);
-	req->psn_map = kvcalloc(MRC_REQ_WINDOW, sizeof(*req->psn_map),
-				GFP_KERNEL);
-	if (!req->entries || !req->slots || !req->psn_map) {
+	req->pkts = kvcalloc(MRC_REQ_WINDOW, sizeof(*req->pkts), GFP_KERNEL);
+	req->msgs = kvcalloc(qp->sq.num_slots, sizeof(*req->msgs), GFP_KERNEL);
+	if (!req->entries || !req->slots || !req->pkts || !req->msgs) {
 		mrc_req_cleanup(qp);
 		return -ENOMEM;
 	}
@@ -182,10 +191,12 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 	}
 	kvfree(req->entries);
 	kvfree(req->slots);
-	kvfree(req->psn_map);
+	kvfree(req->pkts);
+	kvfree(req->msgs);
 	req->entries = NULL;
 	req->slots = NULL;
-	req->psn_map = NULL;
+	req->pkts = NULL;
+	req->msgs = NULL;
 }
 
 void mrc_req_kick(struct mrc_qp *qp)
@@ -221,12 +232,36 @@ static void mrc_req_timer_by(struct mrc_qp *qp, u64 now, u64 due)
 	mrc_req_set_timer(qp, now, due > now ? due - now : 0);
 }
 
-static void mrc_req_arm_timer(struct mrc_qp *qp)
-{
-	u64 rto = mrc_req_rto_us(qp);
+static bool mrc_req_outstanding(struct mrc_qp *qp);
 
-	if (rto && !qp->req.stopping && !hrtimer_is_queued(&qp->req.timer))
-		mrc_req_set_timer(qp, mrc_now_us(), rto);
+/*
+ * Makes the timer fire when the sender needs it (the oldest
+ * transmission's RTO, a loss held for the reordering window), or an RTO
+ * from now while only READ/atomic responses are awaited, or at the end of
+ * an RNR wait: no later than that, or (@fired: the timer just ran) then.
+ * Caller holds qp->lock.
+ */
+static void mrc_req_arm_timer(struct mrc_qp *qp, u64 now, bool fired)
+{
+	struct mrc_req_state *req = &qp->req;
+	u64 rto = mrc_req_rto_us(qp), due = 0;
+	bool armed;
+
+	armed = mrc_sender_next_timer(&req->sender, now, &due);
+	if (!armed && rto && mrc_req_outstanding(qp)) {
+		due = now + rto;
+		armed = true;
+	}
+	if (req->rnr_until_us > now && (!armed || req->rnr_until_us < due)) {
+		due = req->rnr_until_us;
+		armed = true;
+	}
+	if (!armed)
+		return;
+	if (fired)
+		mrc_req_set_timer(qp, now, due > now ? due - now : 0);
+	else
+		mrc_req_timer_by(qp, now, due);
 }
 
 /* ---- turning a send queue slot into an entry ---- */
@@ -405,47 +440,25 @@ static int mrc_req_gather(struct mrc_qp *qp, struct mrc_send_entry *e,
 	return len ? -EINVAL : 0;
 }
 
-/* The EV the tracker records for a pick: none usable is MRC_QP_EV_NONE. */
-static u32 mrc_req_ev(int ev)
+/* The EV of a transmission for the packet: none usable is negative. */
+static int mrc_req_ev(const struct mrc_sender_tx *tx)
 {
-	return ev < 0 ? MRC_QP_EV_NONE : (u32)ev;
+	return tx->ev == MRC_TX_NIL ? -1 : (int)tx->ev;
 }
 
-/*
- * The EV for a first transmission: the spray choice, skipping the EV
- * congestion control asked to leave (an ECN echo or a trim on it) for one
- * round of the set, so each of the others is tried before it comes back.
- */
-static int mrc_req_pick(struct mrc_qp *qp, u64 now)
+/* The core message of a posted entry. */
+static struct mrc_sender_msg *mrc_req_msg(struct mrc_qp *qp,
+					  const struct mrc_send_entry *e)
 {
-	struct mrc_req_state *req = &qp->req;
-	int avoid = -1;
-
-	if (req->cc_avoid_left) {
-		req->cc_avoid_left--;
-		avoid = req->cc_avoid_ev;
-	}
-	return mrc_qp_paths_pick(qp, avoid, now);
+	return mrc_sender_msg_at(&qp->req.sender, e->msg);
 }
 
-/* Congestion control asks to move off EV @ev. */
-static void mrc_req_cc_switch_ev(struct mrc_qp *qp, u32 ev)
+/* The entry a transmission of the sender carries a packet of. */
+static struct mrc_send_entry *mrc_req_tx_entry(struct mrc_qp *qp,
+					       const struct mrc_sender_tx *tx)
 {
-	if (!qp->paths.ready || ev >= qp->paths.set.n_evs)
-		return;
-	qp->req.cc_avoid_ev = ev;
-	qp->req.cc_avoid_left = qp->paths.set.n_evs;
-}
-
-/*
- * Packet @k of @e asks for an ACK: the message's last, and every
- * MRC_ACK_INTERVAL-th, so that at most MRC_ACK_INTERVAL - 1 packets in a
- * row go without asking.
- */
-static u8 mrc_req_ack_flag(const struct mrc_send_entry *e, u32 k)
-{
-	return k + 1 == e->npkts || k % MRC_ACK_INTERVAL == MRC_ACK_INTERVAL - 1 ?
-	       MRC_F_ACK_REQ : 0;
+	return mrc_entry(qp, (u32)mrc_sender_msg_at(&qp->req.sender,
+						    tx->msg)->cookie);
 }
 
 static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
@@ -487,7 +500,7 @@ static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
 			flags |= MRC_F_SOLICITED;
 		break;
 	}
-	pkt.hdr.flags = flags | mrc_req_ack_flag(e, k);
+	pkt.hdr.flags = flags;
 
 	skb = mrc_qp_new_packet(qp, &pkt, len, &payload, ev);
 	if (!skb)
@@ -503,11 +516,25 @@ static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
 
 /* ---- completing ---- */
 
-static bool mrc_entry_done(struct mrc_send_entry *e)
+/*
+ * Whether the oldest entry @e is finished: failed here (its buffers, a
+ * NAK), or finished by the sender (acknowledged, its response in, or its
+ * retries exhausted), which then lets go of it.
+ */
+static bool mrc_entry_done(struct mrc_qp *qp, struct mrc_send_entry *e)
 {
+	struct mrc_sender_done done;
+
 	if (e->status != IB_WC_SUCCESS)
 		return true;
-	return e->pkts_acked == e->npkts && e->response_done;
+	if (!e->posted || !mrc_sender_poll_done(&qp->req.sender, &done))
+		return false;
+	/* Posted in send queue order, finished in the same order. */
+	if (done.status == MRC_SENDER_ST_RETRY_EXCEEDED)
+		e->status = IB_WC_RETRY_EXC_ERR;
+	else if (done.status == MRC_SENDER_ST_FLUSHED)
+		e->status = IB_WC_WR_FLUSH_ERR;
+	return true;
 }
 
 /* Completes finished work requests in posting order. */
@@ -519,7 +546,7 @@ static void mrc_req_complete(struct mrc_qp *qp)
 
 	while (qp->sq_completed != qp->sq_fetched) {
 		e = mrc_entry(qp, qp->sq_completed);
-		if (!mrc_entry_done(e))
+		if (!mrc_entry_done(qp, e))
 			break;
 		failed = e->status != IB_WC_SUCCESS;
 		qp->sq_completed++;
@@ -568,10 +595,10 @@ static bool mrc_req_may_start(struct mrc_qp *qp, struct mrc_send_entry *e)
 	u32 index = qp->req.send_index;
 
 	/* A fenced request waits for every earlier READ and atomic. */
-	if (e->wqe.send_flags & IB_SEND_FENCE && e->pkts_sent == 0 &&
+	if (e->wqe.send_flags & IB_SEND_FENCE &&
 	    mrc_outstanding_rd_atomic(qp, index))
 		return false;
-	if (mrc_is_rd_atomic(e->opcode) && e->pkts_sent == 0 &&
+	if (mrc_is_rd_atomic(e->opcode) &&
 	    mrc_outstanding_rd_atomic(qp, index) >=
 	    max_t(u32, qp->max_rd_atomic, 1))
 		return false;
@@ -589,102 +616,119 @@ static void mrc_req_queue(struct mrc_qp *qp, struct sk_buff_head *out,
  * Why a PSN is sent again, counted apart: a trim (congestion, answered at
  * once), a loss the SACKs showed, a timeout, or the end of an RNR wait.
  */
-static enum mrc_counter mrc_req_retransmit_counter(u8 cause)
+static void mrc_req_count_retransmit(struct mrc_qp *qp, u8 why)
 {
-	switch (cause) {
-	case MRC_TX_CAUSE_TRIMMED:
-		return MRC_CNT_RETRANSMITS_TRIM;
-	case MRC_TX_CAUSE_TIMEOUT:
-		return MRC_CNT_RETRANSMITS_TIMEOUT;
-	case MRC_TX_CAUSE_REORDER:
-		return MRC_CNT_RETRANSMITS_LOSS;
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	enum mrc_counter cnt;
+
+	switch (why) {
+	case MRC_SENDER_RETX_TRIM:
+		cnt = MRC_CNT_RETRANSMITS_TRIM;
+		break;
+	case MRC_SENDER_RETX_TIMEOUT:
+		cnt = MRC_CNT_RETRANSMITS_TIMEOUT;
+		break;
+	case MRC_SENDER_RETX_LOSS:
+		cnt = MRC_CNT_RETRANSMITS_LOSS;
+		break;
 	default:
-		return MRC_CNT_RETRANSMITS_RNR;
+		cnt = MRC_CNT_RETRANSMITS_RNR;
+		break;
 	}
+	mrc_stats_inc(mdev, cnt);
+	mrc_stats_inc(mdev, MRC_CNT_RETRANSMITS);
+}
+
+/* Adds to counter @cnt what the sender counted in @now since @seen. */
+static void mrc_req_take(struct mrc_dev *mdev, enum mrc_counter cnt, u64 now,
+			 u64 *seen)
+{
+	if (now != *seen)
+		mrc_stats_add(mdev, cnt, now - *seen);
+	*seen = now;
+}
+
+/*
+ * The device counters of what the sender counted since the last look:
+ * timeouts, EVs retired, EV charges withdrawn, NSCC's answers.
+ */
+static void mrc_req_take_stats(struct mrc_qp *qp)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	const struct mrc_sender_stats *now = &qp->req.sender.stats;
+	struct mrc_sender_stats *seen = &qp->req.counted;
+
+	mrc_req_take(mdev, MRC_CNT_TIMEOUTS, now->timeouts, &seen->timeouts);
+	mrc_req_take(mdev, MRC_CNT_EV_RETIRED, now->ev_retired,
+		     &seen->ev_retired);
+	mrc_req_take(mdev, MRC_CNT_EV_CHARGES_CANCELLED,
+		     now->charges_cancelled, &seen->charges_cancelled);
+	mrc_req_take(mdev, MRC_CNT_CC_DECREASES, now->cc_decreases,
+		     &seen->cc_decreases);
+	mrc_req_take(mdev, MRC_CNT_CC_QUICK_ADAPTS, now->cc_quick_adapts,
+		     &seen->cc_quick_adapts);
+	mrc_req_take(mdev, MRC_CNT_CC_EV_SWITCHES, now->cc_ev_switches,
+		     &seen->cc_ev_switches);
+}
+
+/*
+ * Before the sender picks EVs: the EV set catches up with the planes and
+ * the peer's denials, and spraying may have been turned off (mrcctl dev
+ * DEV set spray off: one EV per QP by a hash of both QPNs, as ECMP places
+ * a flow; read on every run, so it takes effect at once on live QPs).
+ */
+static void mrc_req_paths_refresh(struct mrc_qp *qp, u64 now)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+
+	if (!qp->paths.ready)
+		return;
+	mrc_qp_paths_refresh(qp, (u32)now);
+	mrc_sender_set_single_path(&qp->req.sender,
+				   READ_ONCE(mdev->settings.single_path),
+				   mrc_ev_single_key(qp->ibqp.qp_num,
+						     qp->dest_qpn));
+}
+
+/* Builds transmission @tx of the sender onto @out; the skb or an error. */
+static struct sk_buff *mrc_req_send_tx(struct mrc_qp *qp,
+				       struct sk_buff_head *out,
+				       const struct mrc_sender_tx *tx)
+{
+	struct mrc_send_entry *e = mrc_req_tx_entry(qp, tx);
+	u8 flags = tx->ack_req ? MRC_F_ACK_REQ : 0;
+	struct sk_buff *skb;
+
+	if (tx->why != MRC_SENDER_NEW) {
+		mrc_req_count_retransmit(qp, tx->why);
+		flags |= MRC_F_RETRANSMIT;
+	}
+	/* A failed entry's packets go nowhere; it completes in its turn. */
+	if (e->status != IB_WC_SUCCESS)
+		return NULL;
+	skb = mrc_req_build(qp, e, tx->pkt, tx->psn, flags, mrc_req_ev(tx));
+	/* Unsent for lack of memory, it is retransmitted on timeout. */
+	mrc_req_queue(qp, out, skb);
+	return skb;
 }
 
 static void mrc_req_retransmit(struct mrc_qp *qp, struct sk_buff_head *out,
 			       u64 now)
 {
-	struct mrc_req_state *req = &qp->req;
-	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
-	struct mrc_send_entry *e;
-	struct mrc_req_psn *map;
-	struct sk_buff *skb;
-	u32 psn;
+	struct mrc_sender_tx tx;
 
-	while (mrc_tx_next_to_retransmit(&req->tracker, &psn)) {
-		const struct mrc_tx_slot *slot = mrc_tx_slot(&req->tracker, psn);
-		/* Elsewhere than the path that lost it, when there is one. */
-		int ev = mrc_qp_paths_pick(qp, slot->ev, now);
-
-		mrc_stats_inc(mdev, mrc_req_retransmit_counter(slot->cause));
-		map = &req->psn_map[psn & (MRC_REQ_WINDOW - 1)];
-		e = mrc_entry(qp, map->index);
-		skb = mrc_req_build(qp, e, map->pkt, psn,
-				    MRC_F_RETRANSMIT | MRC_F_ACK_REQ, ev);
-		mrc_req_queue(qp, out, skb);
-		mrc_tx_resend(&req->tracker, psn, mrc_req_ev(ev), now);
-		mrc_tx_ack_asked(&req->tracker, psn);
-		mrc_stats_inc(mdev, MRC_CNT_RETRANSMITS);
-	}
+	/* Elsewhere than the path that lost it, when there is one. */
+	while (mrc_sender_next_retransmit(&qp->req.sender, now, &tx))
+		mrc_req_send_tx(qp, out, &tx);
 }
 
 /*
  * Bytes congestion control counts in flight: transmissions neither
- * delivered nor declared lost, each taken as a full packet (the window is
- * in MTUs of payload; a short last packet counts whole, which errs on the
- * side of sending less).
+ * delivered nor declared lost, each taken as a full packet.
  */
 static u32 mrc_req_inflight_bytes(struct mrc_qp *qp)
 {
-	return mrc_tx_in_flight(&qp->req.tracker) * qp->req.mtu;
-}
-
-/*
- * Whether the congestion window has room for a new PSN: NSCC's cwnd in
- * bytes when congestion control is on, else MRC_REQ_FIXED_CWND PSNs
- * outstanding; and the tracker has a slot (at most the responder's
- * window).
- */
-static bool mrc_req_cwnd_open(struct mrc_qp *qp)
-{
-	struct mrc_req_state *req = &qp->req;
-
-	if (!mrc_tx_can_send(&req->tracker))
-		return false;
-	if (req->cc_enabled)
-		return mrc_nscc_can_send(&req->cc, mrc_req_inflight_bytes(qp),
-					 req->mtu);
-	return mrc_tx_outstanding(&req->tracker) < MRC_REQ_FIXED_CWND;
-}
-
-/*
- * Whether a new PSN may go out: the congestion window has room, or NSCC
- * cut the window under packets that went out without asking for an ACK
- * while none that asked is still in flight (mrc_tx_unasked_tail()).
- * Arriving in order, those would be acknowledged by nobody, and the
- * window would open only at the RTO: one packet more goes, asking for the
- * ACK (mrc_req_window_flags()), so ACKs clock the window again.
- */
-static bool mrc_req_window_open(struct mrc_qp *qp)
-{
-	struct mrc_req_state *req = &qp->req;
-
-	if (mrc_req_cwnd_open(qp))
-		return true;
-	return req->cc_enabled && mrc_tx_can_send(&req->tracker) &&
-	       mrc_tx_unasked_tail(&req->tracker);
-}
-
-/*
- * A packet that fills the window asks for an ACK: with a window of fewer
- * than MRC_ACK_INTERVAL packets (NSCC after a cut) nothing else would, and
- * the window would open only at the next timeout.
- */
-static u8 mrc_req_window_flags(struct mrc_qp *qp)
-{
-	return mrc_req_cwnd_open(qp) ? 0 : MRC_F_ACK_REQ;
+	return mrc_tx_in_flight(&qp->req.sender.tx) * qp->req.mtu;
 }
 
 /*
@@ -700,50 +744,76 @@ static bool mrc_req_local_queue_full(struct mrc_qp *qp,
 	return mrc_txq_full(qp->req.txq, limit, skb_queue_len(out));
 }
 
+/* Whether every message posted to the sender has had all its PSNs sent. */
+static bool mrc_req_all_sent(struct mrc_qp *qp)
+{
+	const struct mrc_sender *s = &qp->req.sender;
+	const struct mrc_sender_msg *m;
+
+	if (s->posted == s->done)
+		return true;
+	m = &s->msgs[(s->posted - 1) & s->msg_mask];
+	return m->sent == m->npkts;
+}
+
+/*
+ * Posts the entry at send_index to the sender: once everything posted
+ * before has gone out, and when its fence and the READ/atomic limit let
+ * it start. False when it may not.
+ */
+static bool mrc_req_post(struct mrc_qp *qp, struct mrc_send_entry *e)
+{
+	struct mrc_req_state *req = &qp->req;
+	u32 flags = 0;
+	int msg;
+
+	if (!mrc_req_may_start(qp, e))
+		return false;
+	if (mrc_is_rd_atomic(e->opcode) && !e->response_done)
+		flags = MRC_SENDER_POST_RESPONSE;
+	msg = mrc_sender_post_flags(&req->sender, e->npkts, req->send_index,
+				    flags);
+	if (msg < 0)
+		return false;
+	e->posted = true;
+	e->msg = msg;
+	return true;
+}
+
 /* Returns true when it stopped for the burst limit with more to send. */
 static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 			     u64 now)
 {
 	struct mrc_req_state *req = &qp->req;
 	struct mrc_send_entry *e;
+	struct mrc_sender_tx tx;
 	struct sk_buff *skb;
-	u32 psn;
-	int ev;
-	u8 flags;
 
 	while (qp->state == IB_QPS_RTS) {
 		if (skb_queue_len(out) >= MRC_REQ_BURST)
 			return true;
-		if (req->send_index == qp->sq_fetched && !mrc_req_fetch(qp))
-			break;
-		if (qp->state != IB_QPS_RTS)
-			break;
-		e = mrc_entry(qp, req->send_index);
-		if (e->status != IB_WC_SUCCESS || e->pkts_sent == e->npkts) {
+		if (mrc_req_all_sent(qp)) {
+			if (req->send_index == qp->sq_fetched &&
+			    !mrc_req_fetch(qp))
+				break;
+			if (qp->state != IB_QPS_RTS)
+				break;
+			e = mrc_entry(qp, req->send_index);
+			if (e->status == IB_WC_SUCCESS && !mrc_req_post(qp, e))
+				break;
 			req->send_index++;
-			continue;
+			if (e->status != IB_WC_SUCCESS)
+				continue;
 		}
-		if (!mrc_req_window_open(qp) || !mrc_req_may_start(qp, e) ||
-		    mrc_req_local_queue_full(qp, out))
+		if (mrc_req_local_queue_full(qp, out) ||
+		    !mrc_sender_next(&req->sender, now, &tx))
 			break;
-
-		ev = mrc_req_pick(qp, now);
-		psn = mrc_tx_send(&req->tracker, mrc_req_ev(ev), now,
-				  req->send_index);
-		req->psn_map[psn & (MRC_REQ_WINDOW - 1)] =
-			(struct mrc_req_psn){ req->send_index, e->pkts_sent };
-		flags = mrc_req_window_flags(qp) |
-			mrc_req_ack_flag(e, e->pkts_sent);
-		skb = mrc_req_build(qp, e, e->pkts_sent, psn, flags, ev);
-		if (flags & MRC_F_ACK_REQ)
-			mrc_tx_ack_asked(&req->tracker, psn);
-		if (e->opcode == MRC_OP_READ_REQ)
-			e->read_psn = psn;
-		e->pkts_sent++;
-		if (e->pkts_sent == e->npkts)
+		skb = mrc_req_send_tx(qp, out, &tx);
+		e = mrc_req_tx_entry(qp, &tx);
+		if (tx.why == MRC_SENDER_NEW && e->opcode == MRC_OP_READ_REQ)
+			e->read_psn = tx.psn;
+		if (tx.why == MRC_SENDER_NEW && tx.pkt + 1 == e->npkts)
 			e->requested_at = now;
-		/* Unsent for lack of memory, it is retransmitted on timeout. */
-		mrc_req_queue(qp, out, skb);
 		if (IS_ERR(skb)) {
 			mrc_req_complete(qp);
 			break;
@@ -757,16 +827,20 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
  * segment once the current one has arrived, or, when the timer says its
  * responses stopped coming, for the rest of the current segment. An
  * atomic the timer flags is asked again whole. Each request takes a new
- * PSN; it is sent among whatever else is in flight, so a PSN, not its
- * distance from a message's first one, says which packet it carries.
+ * PSN (mrc_sender_next_request()); it is sent among whatever else is in
+ * flight, so a PSN, not its distance from a message's first one, says
+ * which packet it carries.
  */
 static bool mrc_req_read_next(struct mrc_qp *qp, struct mrc_send_entry *e)
 {
 	u32 mtu = qp->req.mtu, nbits, first_missing, last;
+	struct mrc_sender_msg *m;
 
 	if (!mrc_is_rd_atomic(e->opcode) || e->status != IB_WC_SUCCESS ||
-	    e->response_done || !e->pkts_sent ||
-	    e->pkts_acked != e->npkts)
+	    e->response_done || !e->posted)
+		return false;
+	m = mrc_req_msg(qp, e);
+	if (!m->sent || m->acked != m->npkts)
 		return false;
 	if (e->opcode != MRC_OP_READ_REQ)
 		return e->read_again;
@@ -797,38 +871,25 @@ static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
 {
 	struct mrc_req_state *req = &qp->req;
 	struct mrc_send_entry *e;
-	struct sk_buff *skb;
-	u32 i, psn;
-	int ev;
+	struct mrc_sender_tx tx;
+	u32 i;
 
 	for (i = qp->sq_completed; i != req->send_index; i++) {
 		e = mrc_entry(qp, i);
-		if (!mrc_req_window_open(qp))
+		if (!mrc_sender_window_open(&req->sender))
 			break;
-		if (!mrc_req_read_next(qp, e))
+		if (!mrc_req_read_next(qp, e) ||
+		    !mrc_sender_next_request(&req->sender, now, e->msg, &tx))
 			continue;
 		if (e->read_again)
 			e->rerequests++;
 		e->read_again = false;
-		ev = mrc_req_pick(qp, now);
-		psn = mrc_tx_send(&req->tracker, mrc_req_ev(ev), now, i);
-		mrc_tx_ack_asked(&req->tracker, psn);
-		req->psn_map[psn & (MRC_REQ_WINDOW - 1)] =
-			(struct mrc_req_psn){ i, 0 };
-		e->npkts++;
-		e->pkts_sent++;
 		e->requested_at = now;
-		/*
-		 * Alone in its message's PSNs, the request asks for its ACK:
-		 * mrc_req_build() asks on the message's last packet only,
-		 * and e->npkts has grown past this one.
-		 */
-		skb = mrc_req_build(qp, e, 0, psn, MRC_F_ACK_REQ, ev);
 		if (e->opcode == MRC_OP_READ_REQ) {
-			e->read_psn = psn;
+			e->read_psn = tx.psn;
 			e->read_trims = 0;
 		}
-		mrc_req_queue(qp, out, skb);
+		mrc_req_send_tx(qp, out, &tx);
 	}
 }
 
@@ -855,14 +916,16 @@ static bool mrc_req_fill(struct mrc_qp *qp, struct sk_buff_head *out)
 	if (!qp->req.stopping && qp->req.started &&
 	    now >= qp->req.rnr_until_us &&
 	    (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD)) {
+		mrc_req_paths_refresh(qp, now);
 		mrc_req_retransmit(qp, out, now);
 		mrc_qp_paths_probe(qp, out, now,
 				   max_t(u64, mrc_req_rto_us(qp), 1000));
 		mrc_req_send_rd_again(qp, out, now);
 		more = mrc_req_send_new(qp, out, now);
 		mrc_req_complete(qp);
+		mrc_req_take_stats(qp);
 		if (!skb_queue_empty(out))
-			mrc_req_arm_timer(qp);
+			mrc_req_arm_timer(qp, now, false);
 	}
 	return more;
 }
@@ -948,168 +1011,36 @@ static bool mrc_req_has_work(struct mrc_qp *qp)
 {
 	struct mrc_req_state *req = &qp->req;
 
-	if (mrc_tx_lost_count(&req->tracker))
+	if (mrc_tx_lost_count(&req->sender.tx))
 		return true;
-	if (!mrc_req_window_open(qp))
+	if (!mrc_sender_window_open(&req->sender))
 		return false;
 	/* A READ may ask for its next segment once its request is acked. */
-	return req->send_index != qp->sq_fetched ||
+	return !mrc_req_all_sent(qp) || req->send_index != qp->sq_fetched ||
 	       mrc_ring_produced(&qp->sq, qp->sq_fetched) != 0 ||
 	       mrc_outstanding_rd_atomic(qp, req->send_index);
 }
 
-/* ---- path (EV) feedback ---- */
-
 /*
- * Charges a loss (@timeout: a timeout) to EV @ev and counts ev_retired
- * when that took it out of use: it was GOOD or UNKNOWN and is now
- * ASSUMED_BAD. A loss on an EV already retired (packets that were in
- * flight on it when it went bad), or one the ev_min_active floor forgave,
- * changes nothing and is not counted.
+ * NSCC's RTT sample of the PSN @psn sent at @sent_at, @rtt after, in
+ * microseconds: from the packet's departure from this host
+ * (mrc_departure.h) unless the QP's settings say from its build, or when
+ * no departure was recorded for it (a packet whose transmit completion
+ * comes after its ACK). The wait is smoothed for debugfs either way. The
+ * sender's hook (mrc_sender_cc_rtt_fn), under qp->lock.
  */
-static void mrc_req_ev_charge(struct mrc_qp *qp, u32 ev, u64 now,
-			      bool timeout)
+static u64 mrc_req_cc_rtt(void *arg, u32 psn, u64 sent_at, u64 rtt)
 {
-	struct mrc_ev_set *set = &qp->paths.set;
-	u8 before;
-
-	if (ev >= set->n_evs)
-		return;
-	before = set->evs[ev].state;
-	if (timeout)
-		mrc_ev_on_timeout(set, ev, (u32)now);
-	else
-		mrc_ev_on_loss(set, ev, (u32)now);
-	if ((before == MRC_EV_GOOD || before == MRC_EV_UNKNOWN) &&
-	    set->evs[ev].state == MRC_EV_ASSUMED_BAD)
-		mrc_stats_inc(to_mrc_dev(qp->ibqp.device), MRC_CNT_EV_RETIRED);
-}
-
-/*
- * Every PSN the loss rule declared lost retires the EV that PSN went out
- * on (mrc_ev.h keeps the floor), except a loss whose charge waits for a
- * late NAK(trimmed) or arrival (mrc_tx_set_charge_delay()); and the
- * charges that waited long enough are made now.
- */
-static void mrc_req_charge_losses(struct mrc_qp *qp,
-				  const struct mrc_tx_ack_result *res, u64 now)
-{
-	struct mrc_tx_lost due[8];
-	u32 i, n;
-
-	for (i = 0; i < res->lost_reported; i++)
-		if (!res->lost[i].deferred)
-			mrc_req_ev_charge(qp, res->lost[i].ev, now, false);
-	do {
-		n = mrc_tx_due_charges(&qp->req.tracker, now, due,
-				       ARRAY_SIZE(due));
-		for (i = 0; i < n; i++)
-			mrc_req_ev_charge(qp, due[i].ev, now, false);
-	} while (n == ARRAY_SIZE(due));
-}
-
-/*
- * An ACK names the packet that made the responder send it and echoes its
- * send time: when that is the copy of a PSN whose EV charge waits
- * (mrc_tx_set_charge_delay()), the copy arrived after all, reordered, and
- * the charge is withdrawn. Before the charges that came due are made.
- */
-static void mrc_req_delivered_echo(struct mrc_qp *qp,
-				   const struct mrc_pkt *pkt)
-{
-	if (pkt->hdr.opcode == MRC_OP_ACK &&
-	    mrc_tx_on_delivered_echo(&qp->req.tracker, pkt->hdr.psn,
-				     pkt->ack.ts_echo))
-		mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
-			      MRC_CNT_EV_CHARGES_CANCELLED);
-}
-
-/* A valid ACK: the EV it echoes delivered; then the losses it found. */
-static void mrc_req_ev_feedback(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-				const struct mrc_tx_ack_result *res, u64 now)
-{
-	struct mrc_ev_set *set = &qp->paths.set;
-
-	if (!qp->paths.ready)
-		return;
-	if (pkt->ack.ev_echo < set->n_evs)
-		mrc_ev_on_ack(set, pkt->ack.ev_echo, 1);
-	mrc_req_charge_losses(qp, res, now);
-}
-
-/* The timer is about to expire transmissions: blame the oldest's EV. */
-static void mrc_req_timeout_ev(struct mrc_qp *qp, u64 now, u64 rto)
-{
-	u64 sent_at;
-	u32 psn, ev;
-
-	if (!qp->paths.ready ||
-	    !mrc_tx_oldest_unacked(&qp->req.tracker, &psn, &sent_at) ||
-	    now - sent_at < rto)
-		return;
-	ev = mrc_tx_slot(&qp->req.tracker, psn)->ev;
-	mrc_req_ev_charge(qp, ev, now, true);
-}
-
-/* ---- congestion control ---- */
-
-static void mrc_req_cc_count(struct mrc_qp *qp, u32 actions)
-{
-	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
-
-	if (actions & MRC_NSCC_DECREASED)
-		mrc_stats_inc(mdev, MRC_CNT_CC_DECREASES);
-	if (actions & MRC_NSCC_QUICK_ADAPT)
-		mrc_stats_inc(mdev, MRC_CNT_CC_QUICK_ADAPTS);
-	if (actions & MRC_NSCC_SWITCH_EV)
-		mrc_stats_inc(mdev, MRC_CNT_CC_EV_SWITCHES);
-}
-
-/*
- * The RTT sample of @res for NSCC, in microseconds: from the packet's
- * departure from this host (mrc_departure.h) unless the QP's settings say
- * from its build, or when no departure was recorded for it (a packet
- * whose transmit completion comes after its ACK). The wait is smoothed
- * for debugfs either way.
- */
-static u64 mrc_req_cc_rtt(struct mrc_qp *qp,
-			  const struct mrc_tx_ack_result *res)
-{
+	struct mrc_qp *qp = arg;
 	struct mrc_req_state *req = &qp->req;
 	u64 wait;
 
-	if (!mrc_departure_wait(mrc_txq_departure(req->txq, res->rtt_psn),
-				res->rtt_psn, res->rtt_sent_at, res->rtt,
-				&wait))
-		return res->rtt;
+	if (!mrc_departure_wait(mrc_txq_departure(req->txq, psn), psn,
+				sent_at, rtt, &wait))
+		return rtt;
 	req->local_wait_us = req->local_wait_us - req->local_wait_us / 8 +
 			     wait / 8;
-	return req->cc_rtt_from_build ? res->rtt : res->rtt - wait;
-}
-
-/*
- * Every valid ACK feeds NSCC: the @delivered PSNs it newly acknowledged
- * (cumulatively or selectively), in MTUs, the RTT sample @rtt in
- * microseconds (0: none, as for a retransmitted PSN: Karn) and the ECN
- * echo. An ECN echo moves new packets off the EV that carried the marked
- * packet.
- */
-static void mrc_req_cc_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-			   u64 rtt, u32 delivered, u64 now)
-{
-	struct mrc_req_state *req = &qp->req;
-	bool ecn = pkt->ack.flags & MRC_ACK_F_ECN_CE;
-	u64 bytes = (u64)delivered * req->mtu;
-	u32 actions;
-
-	if (!req->cc_enabled)
-		return;
-	actions = mrc_nscc_on_ack(&req->cc, now * NSEC_PER_USEC,
-				  rtt * NSEC_PER_USEC,
-				  (u32)min_t(u64, bytes, U32_MAX), ecn);
-	mrc_req_cc_count(qp, actions);
-	if (actions & MRC_NSCC_SWITCH_EV)
-		mrc_req_cc_switch_ev(qp, pkt->ack.ev_echo);
+	return req->cc_rtt_from_build ? rtt : rtt - wait;
 }
 
 /* ---- timeouts ---- */
@@ -1123,14 +1054,17 @@ static void mrc_req_cc_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 static u32 mrc_req_rerequest(struct mrc_qp *qp, u64 now, u64 rto)
 {
 	struct mrc_send_entry *e;
+	struct mrc_sender_msg *m;
 	u32 i, n = 0;
 
 	for (i = qp->sq_completed; i != qp->req.send_index; i++) {
 		e = mrc_entry(qp, i);
 		if (!mrc_is_rd_atomic(e->opcode) || e->response_done ||
-		    e->status != IB_WC_SUCCESS || !e->pkts_sent ||
-		    e->pkts_acked != e->npkts || e->read_again ||
+		    e->status != IB_WC_SUCCESS || !e->posted || e->read_again ||
 		    now - e->requested_at < rto)
+			continue;
+		m = mrc_req_msg(qp, e);
+		if (!m->sent || m->acked != m->npkts)
 			continue;
 		e->read_again = true;
 		n++;
@@ -1141,58 +1075,7 @@ static u32 mrc_req_rerequest(struct mrc_qp *qp, u64 now, u64 rto)
 static bool mrc_req_outstanding(struct mrc_qp *qp)
 {
 	return qp->sq_completed != qp->req.send_index ||
-	       mrc_tx_outstanding(&qp->req.tracker);
-}
-
-/*
- * The timer again after it fired: for when the oldest transmission in
- * flight reaches its RTO (the backed-off one if this was a timeout) and an
- * RTO has passed since the last progress, or a whole RTO from now when
- * only READ/atomic responses or an RNR wait are pending. Caller holds
- * qp->lock.
- */
-static void mrc_req_rearm_timer(struct mrc_qp *qp, u64 now)
-{
-	u64 rto = mrc_req_rto_us(qp), sent_at, from, delay = rto, due;
-	u32 psn;
-
-	if (!rto)
-		return;
-	if (mrc_tx_oldest_unacked(&qp->req.tracker, &psn, &sent_at)) {
-		from = max(sent_at, qp->req.progress_us);
-		if (from <= now)
-			delay = now - from < rto ? rto - (now - from) : 0;
-	}
-	/*
-	 * Or sooner: for a loss held for the reordering window, or for the
-	 * end of an RNR wait (the timer may fire for the former during it).
-	 */
-	if (mrc_tx_loss_due(&qp->req.tracker, &due))
-		delay = min(delay, due > now ? due - now : 0);
-	if (qp->req.rnr_until_us > now)
-		delay = min(delay, qp->req.rnr_until_us - now);
-	mrc_req_set_timer(qp, now, delay);
-}
-
-/*
- * The timer runs the SACK loss rule for losses it held back for the
- * reordering window (mrc_tx_set_path_evidence()): without it, a loss
- * found just before the QP went quiet would wait for the RTO. Losses it
- * declares now charge their EVs as an ACK's would, and deferred charges
- * come due here too. True when it declared some lost.
- */
-static bool mrc_req_held_losses(struct mrc_qp *qp, u64 now)
-{
-	struct mrc_tx_ack_result res;
-	u64 due;
-	u32 lost;
-
-	if (!mrc_tx_loss_due(&qp->req.tracker, &due) || now < due)
-		return false;
-	lost = mrc_tx_detect_losses(&qp->req.tracker, now, &res);
-	if (qp->paths.ready)
-		mrc_req_charge_losses(qp, &res, now);
-	return lost != 0;
+	       mrc_tx_outstanding(&qp->req.sender.tx);
 }
 
 static enum hrtimer_restart mrc_req_timer(struct hrtimer *t)
@@ -1202,22 +1085,13 @@ static enum hrtimer_restart mrc_req_timer(struct hrtimer *t)
 	struct mrc_req_state *req = &qp->req;
 	u64 now = mrc_now_us(), rto;
 	bool kick = false;
-	u32 expired = 0;
+	u32 responses = 0;
 
 	spin_lock_bh(&qp->lock);
-	rto = mrc_req_rto_us(qp);
 	if (req->stopping || !req->started ||
 	    (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD))
 		goto out;
-	if (!rto) {
-		u64 due;
-
-		/* No RTO (timeout 0): only held losses set the timer. */
-		kick = mrc_req_held_losses(qp, now);
-		if (mrc_tx_loss_due(&req->tracker, &due))
-			mrc_req_timer_by(qp, now, due);
-		goto out;
-	}
+	rto = mrc_req_rto_us(qp);
 
 	/* An RNR wait ending is not a timeout. */
 	if (req->rnr_until_us && now >= req->rnr_until_us) {
@@ -1230,50 +1104,30 @@ static enum hrtimer_restart mrc_req_timer(struct hrtimer *t)
 	 * be waiting in our own receive queues. Look again a tick later,
 	 * once they are processed, rather than blame the network.
 	 */
-	if (now > req->timer_due_us +
-		  max_t(u64, rto / 4, 3 * jiffies_to_usecs(1))) {
+	if (rto && now > req->timer_due_us +
+		       max_t(u64, rto / 4, 3 * jiffies_to_usecs(1))) {
 		mrc_stats_inc(mdev, MRC_CNT_TIMER_LATE);
 		mrc_req_set_timer(qp, now, jiffies_to_usecs(1));
 		goto out;
 	}
 	/*
-	 * As RFC 6298 (5.3) restarts its timer on every ACK of new data,
-	 * nothing times out while deliveries go on: a PSN older than the RTO
-	 * then waits behind the others (the emulated lab's queues), and a
-	 * real loss among them shows in the SACKs.
+	 * The sender decides what expired (held losses, an RTO without
+	 * progress, PSNs the peer reneged on), whom to blame and whether the
+	 * retries ran out; READ and atomic responses that stopped coming,
+	 * which only this side sees, count as a timeout too.
 	 */
-	if (mrc_req_held_losses(qp, now))
+	if (rto)
+		responses = mrc_req_rerequest(qp, now, rto);
+	if (mrc_sender_on_timeout_ex(&req->sender, now, responses))
 		kick = true;
-	if (now - min(req->progress_us, now) >= rto) {
-		mrc_req_timeout_ev(qp, now, rto);
-		expired = mrc_tx_on_timeout(&req->tracker, now, rto);
+	mrc_req_take_stats(qp);
+	if (req->sender.failed) {
+		/* The oldest request fails with retry-exceeded. */
+		mrc_req_complete(qp);
+		mrc_qp_error(qp);
+		goto out;
 	}
-	/* Lost requests, not READ responses, are the window's business. */
-	if (expired && req->cc_enabled &&
-	    mrc_nscc_on_timeout(&req->cc, now * NSEC_PER_USEC) &
-	    MRC_NSCC_DECREASED)
-		mrc_stats_inc(mdev, MRC_CNT_CC_DECREASES);
-	expired += mrc_req_rerequest(qp, now, rto);
-	if (expired) {
-		mrc_stats_add(mdev, MRC_CNT_TIMEOUTS, 1);
-		/* The next wait is twice as long, until progress. */
-		mrc_rto_on_timeout(&req->rto);
-		if (++req->retries > qp->retry_cnt) {
-			struct mrc_send_entry *e = mrc_entry(qp,
-							     qp->sq_completed);
-
-			if (qp->sq_completed != qp->sq_fetched) {
-				e->status = IB_WC_RETRY_EXC_ERR;
-				mrc_req_complete(qp);
-			} else {
-				mrc_qp_error(qp);
-			}
-			goto out;
-		}
-		kick = true;
-	}
-	if (mrc_req_outstanding(qp) || req->rnr_until_us)
-		mrc_req_rearm_timer(qp, now);
+	mrc_req_arm_timer(qp, now, true);
 out:
 	spin_unlock_bh(&qp->lock);
 	mrc_qp_notify(qp);
@@ -1313,7 +1167,6 @@ static void mrc_req_cc_start(struct mrc_qp *qp)
 	struct mrc_req_state *req = &qp->req;
 	struct mrc_nscc_params params = req->cc_params;
 
-	req->cc_avoid_left = 0;
 	if (!req->cc_enabled)
 		return;
 	params.mtu = req->mtu;
@@ -1327,45 +1180,57 @@ static void mrc_req_cc_start(struct mrc_qp *qp)
 	}
 }
 
-static void mrc_req_charge_delay(struct mrc_qp *qp);
-static void mrc_req_path_evidence(struct mrc_qp *qp);
-
 void mrc_req_start(struct mrc_qp *qp)
 {
 	struct mrc_req_state *req = &qp->req;
+	struct mrc_sender_params p = {
+		.retry_cnt = qp->retry_cnt,
+		.fixed_cwnd = MRC_REQ_FIXED_CWND,
+		.ack_interval = MRC_ACK_INTERVAL,
+		/*
+		 * The least wait (mrc_settings.h: the timer's resolution, or
+		 * the preset's floor) is the timer's resolution as far as the
+		 * sender knows: the least reordering window, half the least
+		 * EV charge delay and the RTO's least margin.
+		 */
+		.timer_granularity_us = mrc_req_least_wait_us(qp),
+	};
+	int err;
 
 	mrc_req_free_read_maps(qp);
-	mrc_tx_init(&req->tracker, req->slots, MRC_REQ_WINDOW, qp->sq_psn);
-	/*
-	 * Sprayed packets overtake one another by about as many as there
-	 * are paths: a hole is a loss only after twice that many later
-	 * deliveries, or every path's jitter would retire paths.
-	 */
-	if (qp->paths.ready)
-		mrc_tx_set_reorder_tolerance(&req->tracker,
-					     2 * qp->paths.set.n_evs);
 	req->next_msn_recv = 0;
 	req->next_msn_rdatomic = 0;
 	req->next_msn_write = 0;
 	req->mtu = mrc_qp_payload_mtu(qp);
-	req->retries = 0;
 	req->rnr_retries = 0;
 	req->rnr_until_us = 0;
 	req->send_index = qp->sq_fetched;
-	memset(&req->rto, 0, sizeof(req->rto));
-	req->progress_us = 0;
-	mrc_req_rto_bounds(qp);
+	memset(&req->counted, 0, sizeof(req->counted));
 	mrc_req_cc_start(qp);
+	p.mtu = req->mtu;
+	p.rto = mrc_req_rto_params(qp);
+	req->rto_timeout = qp->timeout;
 	/*
-	 * A sprayed QP's EVs overtake each other by whatever their queues
-	 * differ, trimming fabric or not, while each EV keeps its own order:
-	 * a loss needs evidence from its own EV, or an RTO of age. Either
-	 * way the charge delay is set.
+	 * With paths, the sender sets the reorder tolerance, path evidence
+	 * on a sprayed QP and the EV charge delay (protocol-core.rst).
 	 */
-	if (qp->paths.ready && qp->paths.set.n_evs > 1)
-		mrc_req_path_evidence(qp);
-	else
-		mrc_req_charge_delay(qp);
+	err = mrc_sender_init(&req->sender, &p, req->slots, MRC_REQ_WINDOW,
+			      req->msgs, qp->sq.num_slots,
+			      qp->paths.ready ? &qp->paths.set : NULL,
+			      req->cc_enabled ? &req->cc : NULL, qp->sq_psn);
+	if (err) {
+		/* Sizes fixed at create: not reached. */
+		mrc_qp_error(qp);
+		return;
+	}
+	/*
+	 * A READ's next request takes a PSN among the packets of whatever
+	 * else is in flight: the packet a PSN carries is recorded, not
+	 * derived from its distance to the message's first PSN.
+	 */
+	mrc_sender_set_pkt_map(&req->sender, req->pkts);
+	req->sender.cc_rtt = mrc_req_cc_rtt;
+	req->sender.cc_rtt_arg = qp;
 	req->started = true;
 }
 
@@ -1383,7 +1248,7 @@ static struct mrc_send_entry *mrc_find_rd_atomic(struct mrc_qp *qp, u32 msn,
 		e = mrc_entry(qp, i);
 		is_read = e->opcode == MRC_OP_READ_REQ;
 		if (e->msn == msn && mrc_is_rd_atomic(e->opcode) &&
-		    is_read == read)
+		    e->posted && is_read == read)
 			return e;
 	}
 	return NULL;
@@ -1483,9 +1348,10 @@ static void mrc_req_read_resp(struct mrc_qp *qp, struct sk_buff *skb,
 	e->read_received += len;
 	/* Progress: no re-request, no retry counted, while data comes. */
 	e->requested_at = mrc_now_us();
-	qp->req.retries = 0;
+	mrc_sender_on_response(&qp->req.sender, e->requested_at);
 	if (e->read_received == e->length) {
 		e->response_done = true;
+		mrc_sender_response_done(&qp->req.sender, e->msg);
 		return;
 	}
 check_trims:
@@ -1516,6 +1382,7 @@ static void mrc_req_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (err)
 		e->status = IB_WC_LOC_PROT_ERR;
 	e->response_done = true;
+	mrc_sender_response_done(&qp->req.sender, e->msg);
 }
 
 static enum ib_wc_status mrc_nak_status(u8 syndrome)
@@ -1531,115 +1398,19 @@ static enum ib_wc_status mrc_nak_status(u8 syndrome)
 }
 
 /*
- * The least reordering window of path evidence (mrc_tx_reorder_window()):
- * the smoothed RTT, and at least the least wait (the resolution of the
- * timer that re-runs the loss rule, or the preset's floor). The
- * tracker's own window, a quarter of the least RTT (RACK's), fits a
- * fabric whose reordering is a fraction of its fastest round trip; a soft
- * device's return path also reorders by CPU scheduling (a NAK and an ACK
- * sent by different CPUs, queued in different backlogs), which grows with
- * load as the smoothed RTT does, not the least one, and a quarter of it
- * was seen too short in the incast. Path evidence is on only on a fabric
- * that trims, where congestion shows as trims and a real loss is a
- * failure that can wait one more round trip.
- */
-static u64 mrc_req_reorder_floor_us(struct mrc_qp *qp)
-{
-	return max_t(u64, mrc_req_least_wait_us(qp),
-		     mrc_rto_srtt_us(&qp->req.rto));
-}
-
-/*
- * How long the EV charge of a loss the rule declared waits for a late
- * NAK(trimmed) or for the copy's own late arrival
- * (mrc_tx_set_charge_delay()): a smoothed RTT, at least twice the least
- * wait. The retransmission goes at once; only the path verdict waits.
- */
-static u64 mrc_req_charge_delay_us(struct mrc_qp *qp)
-{
-	return max_t(u64, 2 * mrc_req_least_wait_us(qp),
-		     mrc_rto_srtt_us(&qp->req.rto));
-}
-
-/*
- * Deferred EV charges for every loss the rule declares, count rule
- * included, on a QP with paths: set at RTS, refreshed as the RTT moves.
- * On a sprayed QP a loss by the count rule is weak evidence against its
- * EV: a trim whose NAK comes late (a busy responder, an incast's return
- * path: seen 0.6 s after the copy left in the lab) or mere reordering
- * between EVs. The charge waits a smoothed RTT, and on an EV still
- * delivering until the copy is an RTO old (mrc_tx_set_charge_patience());
- * an EV that went dead delivers nothing and is charged one smoothed RTT
- * after the loss.
- */
-static void mrc_req_charge_delay(struct mrc_qp *qp)
-{
-	if (!qp->paths.ready)
-		return;
-	mrc_tx_set_charge_delay(&qp->req.tracker, mrc_req_charge_delay_us(qp));
-	mrc_tx_set_charge_patience(&qp->req.tracker, mrc_req_rto_us(qp));
-}
-
-/*
- * Path evidence (mrc_tx_set_path_evidence()) with an RTO of age for an EV
- * that delivers nothing, from the RTT estimates of now: set when path
- * evidence goes on, refreshed as the RTT moves. A QP without an RTO
- * (timeout attribute 0: wait forever) keeps the count rule, since nothing
- * else would ever find the losses of an EV that went dead.
- */
-static void mrc_req_path_evidence(struct mrc_qp *qp)
-{
-	u64 rto = mrc_req_rto_us(qp);
-
-	mrc_tx_set_path_evidence(&qp->req.tracker, rto != 0, rto,
-				 mrc_req_reorder_floor_us(qp));
-	mrc_req_charge_delay(qp);
-}
-
-/*
- * A NAK says a switch trimmed @psn: congestion, not a failed path. The PSN
- * is marked for retransmission at once (the next run sends it, on another
- * EV when there is one) and the EV is not charged. This runs before the
- * NAK's cumulative and selective part is applied, so that the PSN the
- * NAK names cannot be taken for a loss by the reorder rule of that same
- * NAK. Congestion control gives back the trimmed bytes or quick-adapts.
+ * A NAK says a switch trimmed @psn: congestion, not a failed path. The
+ * sender marks the PSN for retransmission at once (the next run sends it,
+ * on another EV when there is one), charges no EV and tells NSCC. This
+ * runs before the NAK's cumulative and selective part is applied, so that
+ * the PSN the NAK names cannot be taken for a loss by the reorder rule of
+ * that same NAK.
  */
 static void mrc_req_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			    u64 now)
 {
-	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
-	struct mrc_req_state *req = &qp->req;
-	const struct mrc_tx_slot *slot;
-	u32 psn = pkt->ack.nak_psn;
-	u32 actions;
-
-	mrc_stats_inc(mdev, MRC_CNT_TRIMS);
-	/*
-	 * The fabric trims: from now on its congestion shows as trims, and
-	 * EVs through unequal queues overtake each other far beyond the
-	 * reorder tolerance. A loss then needs evidence from the EV itself
-	 * (mrc_tx_set_path_evidence()), or an RTO of age for an EV that
-	 * delivers nothing.
-	 */
-	mrc_req_path_evidence(qp);
-	switch (mrc_tx_on_nak_trimmed_echo(&req->tracker, psn,
-					   pkt->ack.ts_echo)) {
-	case MRC_TX_NAK_MARKED:
-		break;
-	case MRC_TX_NAK_CHARGE_CANCELLED:
-		/* Declared lost before this NAK came: its EV is not charged. */
-		mrc_stats_inc(mdev, MRC_CNT_EV_CHARGES_CANCELLED);
-		return;
-	default:
-		return;
-	}
-	if (!req->cc_enabled)
-		return;
-	slot = mrc_tx_slot(&req->tracker, psn);
-	actions = mrc_nscc_on_nack(&req->cc, now * NSEC_PER_USEC, req->mtu);
-	mrc_req_cc_count(qp, actions);
-	if (actions & MRC_NSCC_SWITCH_EV && slot)
-		mrc_req_cc_switch_ev(qp, slot->ev);
+	mrc_stats_inc(to_mrc_dev(qp->ibqp.device), MRC_CNT_TRIMS);
+	mrc_sender_on_trim_echo(&qp->req.sender, now, pkt->ack.nak_psn,
+				pkt->ack.ts_echo);
 }
 
 static void mrc_req_nak(struct mrc_qp *qp, const struct mrc_pkt *pkt,
@@ -1648,10 +1419,12 @@ static void mrc_req_nak(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	struct mrc_req_state *req = &qp->req;
 	u32 psn = pkt->ack.nak_psn;
 	struct mrc_send_entry *e;
+	int msg;
 
-	if (!mrc_tx_slot(&req->tracker, psn))
+	msg = mrc_sender_msg_of(&req->sender, psn);
+	if (msg < 0)
 		return;
-	e = mrc_entry(qp, req->psn_map[psn & (MRC_REQ_WINDOW - 1)].index);
+	e = mrc_entry(qp, (u32)mrc_sender_msg_at(&req->sender, msg)->cookie);
 
 	switch (pkt->ack.syndrome) {
 	case MRC_NAK_TRIMMED:
@@ -1662,8 +1435,7 @@ static void mrc_req_nak(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		 * Every packet of a burst may be NAKed for the same empty
 		 * queue: one wait, one retry. A wait is no timeout either.
 		 */
-		mrc_tx_on_nak_rnr(&req->tracker, psn);
-		req->retries = 0;
+		mrc_sender_on_rnr(&req->sender, now, psn);
 		if (now < req->rnr_until_us)
 			break;
 		/* 7 retries means retry forever. */
@@ -1686,10 +1458,10 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		 const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta)
 {
 	struct mrc_req_state *req = &qp->req;
-	struct mrc_tx_ack_result res;
-	u64 now = mrc_now_us(), cc_rtt;
+	struct mrc_sender_ack_result res;
+	struct mrc_sender_ack ack;
+	u64 now = mrc_now_us();
 	bool kick = false, trimmed;
-	u32 i, pending;
 
 	spin_lock_bh(&qp->lock);
 	if (!req->started || req->stopping ||
@@ -1710,48 +1482,27 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 			mrc_req_trimmed(qp, pkt, now);
 			kick = true;
 		}
-		pending = mrc_tx_in_flight(&req->tracker) +
-			  mrc_tx_lost_count(&req->tracker);
-		if (mrc_tx_on_ack(&req->tracker, pkt->ack.cum_psn,
-				  pkt->ack.sack, pkt->ack.sack_words,
-				  pkt->ack.ev_echo, now, &res) != MRC_TX_ACK_OK)
+		ack = (struct mrc_sender_ack){
+			.cum_psn = pkt->ack.cum_psn,
+			.sack = pkt->ack.sack,
+			.nwords = pkt->ack.sack_words,
+			.ev_echo = pkt->ack.ev_echo,
+			.ecn = pkt->ack.flags & MRC_ACK_F_ECN_CE,
+			/* An ACK names the packet that made the responder send it. */
+			.has_echo = pkt->hdr.opcode == MRC_OP_ACK,
+			.echo_psn = pkt->hdr.psn,
+			.ts_echo = pkt->ack.ts_echo,
+		};
+		if (mrc_sender_on_ack_ex(&req->sender, now, &ack, &res) !=
+		    MRC_TX_ACK_OK)
 			break;
-		/* Delivered now: what left the in-flight and lost sets. */
-		pending -= mrc_tx_in_flight(&req->tracker) +
-			   mrc_tx_lost_count(&req->tracker);
-		cc_rtt = 0;
-		if (res.rtt_valid) {
-			/* The RTO times the whole trip: its timer does. */
-			mrc_rto_sample(&req->rto, res.rtt);
-			if (req->tracker.path_evidence)
-				mrc_req_path_evidence(qp);
-			else
-				mrc_req_charge_delay(qp);
-			cc_rtt = max_t(u64, mrc_req_cc_rtt(qp, &res), 1);
-		}
-		if (pending) {
-			mrc_rto_on_progress(&req->rto);
-			req->progress_us = now;
-		}
-		mrc_req_cc_ack(qp, pkt, cc_rtt, pending, now);
-		mrc_req_delivered_echo(qp, pkt);
-		mrc_req_ev_feedback(qp, pkt, &res, now);
-		for (i = 0; i < res.acked_count; i++) {
-			u32 psn = mrc_psn_add(res.acked_first, i);
-
-			mrc_entry(qp, req->psn_map[psn &
-					(MRC_REQ_WINDOW - 1)].index)->pkts_acked++;
-		}
-		if (res.acked_count) {
-			req->retries = 0;
+		if (res.acked)
 			req->rnr_retries = 0;
-		}
 		/*
 		 * A worker only when the ACK lets something go out: with
 		 * NSCC, a selective ACK opens the window too.
 		 */
-		if (res.acked_count || res.lost_count ||
-		    (req->cc_enabled && pending))
+		if (res.acked || res.lost || (req->cc_enabled && res.delivered))
 			kick = kick || mrc_req_has_work(qp);
 		if (pkt->hdr.opcode == MRC_OP_NAK && !trimmed) {
 			mrc_req_nak(qp, pkt, now);
@@ -1771,13 +1522,8 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		break;
 	}
 	mrc_req_complete(qp);
-	if (mrc_req_outstanding(qp)) {
-		u64 due;
-
-		mrc_req_arm_timer(qp);
-		if (mrc_tx_loss_due(&req->tracker, &due))
-			mrc_req_timer_by(qp, now, due);
-	}
+	mrc_req_take_stats(qp);
+	mrc_req_arm_timer(qp, now, false);
 out:
 	spin_unlock_bh(&qp->lock);
 	mrc_qp_notify(qp);
@@ -1799,9 +1545,9 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 			   req->cc_enabled ? mrc_nscc_cwnd(&req->cc) :
 					     MRC_REQ_FIXED_CWND * req->mtu,
 			   mrc_req_inflight_bytes(qp),
-			   mrc_rto_srtt_us(&req->rto),
-			   mrc_rto_rttvar_us(&req->rto),
-			   mrc_req_rto_us(qp), req->rto.backoff,
+			   mrc_rto_srtt_us(&req->sender.rto),
+			   mrc_rto_rttvar_us(&req->sender.rto),
+			   mrc_req_rto_us(qp), req->sender.rto.backoff,
 			   mrc_txq_queued(req->txq), req->txq->throttles,
 			   req->local_wait_us);
 	spin_unlock_bh(&qp->lock);

@@ -22,8 +22,7 @@
 
 #include "mrc_nscc.h"
 #include "mrc_param.h"
-#include "mrc_rto.h"
-#include "mrc_sack.h"
+#include "mrc_sender.h"
 
 struct mrc_dev;
 struct mrc_qp;
@@ -68,9 +67,9 @@ struct mrc_send_entry {
 		u8 inline_data[MRC_MAX_INLINE_DATA];
 	};
 	u32 length;		/* bytes of the message */
-	u32 npkts;		/* PSNs it takes */
-	u32 pkts_sent;		/* first transmissions so far */
-	u32 pkts_acked;
+	u32 npkts;		/* PSNs it takes when posted to the sender */
+	bool posted;		/* to the sender core, as message @msg */
+	u32 msg;
 	u32 msn;
 	u8 opcode;		/* MRC_OP_* */
 	u8 status;		/* enum ib_wc_status once known */
@@ -87,29 +86,28 @@ struct mrc_send_entry {
 	u32 rerequests;
 };
 
-/* What a PSN in flight carries: packet @pkt of send queue entry @index. */
-struct mrc_req_psn {
-	u32 index;
-	u32 pkt;
-};
-
 struct mrc_req_state {
 	struct mrc_send_entry *entries;	/* one per send queue slot */
-	struct mrc_tx_tracker tracker;
+	/*
+	 * The protocol's decisions (core/mrc_sender.h): the SACK tracker over
+	 * @slots, the RTO, the retries, EV blame, NSCC over @cc. Its messages
+	 * (@msgs, one per send queue slot) are the entries, the cookie the
+	 * send queue index.
+	 */
+	struct mrc_sender sender;
 	struct mrc_tx_slot *slots;	/* MRC_REQ_WINDOW */
+	u32 *pkts;			/* MRC_REQ_WINDOW: packet of a PSN */
+	struct mrc_sender_msg *msgs;	/* one per send queue slot */
+	struct mrc_sender_stats counted; /* of sender.stats, in counters */
 	struct mrc_txq *txq;		/* packets in local queues */
-	struct mrc_req_psn *psn_map;	/* [psn % window] */
 	u32 next_msn_recv;		/* RSN: SEND*, WRITE_IMM */
 	u32 next_msn_rdatomic;		/* READ_REQ, ATOMIC_* */
 	u32 next_msn_write;		/* WRITE */
 	u32 mtu;			/* payload bytes per packet */
-	u32 retries;			/* timeouts since the last progress */
 	u32 rnr_retries;
 	u64 rnr_until_us;		/* no sending before this */
-	u32 send_index;			/* send queue index being sent */
-	struct mrc_rto rto;		/* adaptive RTO, from the RTT samples */
+	u32 send_index;			/* next send queue index to post */
 	u8 rto_timeout;			/* qp->timeout the bounds are from */
-	u64 progress_us;		/* an ACK last delivered something */
 	u64 timer_due_us;		/* when @timer was set to fire */
 	/*
 	 * Congestion control: the device's CC settings as of RTR, and the
@@ -121,11 +119,9 @@ struct mrc_req_state {
 	struct mrc_nscc_params cc_params;
 	struct mrc_nscc cc;
 	u64 local_wait_us;		/* smoothed build-to-departure wait */
-	int cc_avoid_ev;		/* ECN/trim: new packets skip it ... */
-	u32 cc_avoid_left;		/* ... for this many more picks */
 	struct work_struct work;
 	struct hrtimer timer;
-	bool started;			/* tracker initialised at RTS */
+	bool started;			/* sender initialised at RTS */
 	bool stopping;			/* destroy: no more work or timers */
 	bool sending;			/* a context is transmitting */
 	bool send_again;		/* and another found work meanwhile */

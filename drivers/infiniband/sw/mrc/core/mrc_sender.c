@@ -12,6 +12,11 @@ static bool mrc_sender_pow2(u32 n)
 	return n && !(n & (n - 1));
 }
 
+u64 mrc_sender_rto_us(const struct mrc_sender *s)
+{
+	return s->no_rto ? 0 : mrc_rto_us(&s->rto);
+}
+
 /*
  * The EV charge of a loss waits a smoothed RTT (at least two timer ticks)
  * for a late NAK(trimmed) or the copy itself, and on an EV still
@@ -26,20 +31,21 @@ static void mrc_sender_charge_delay(struct mrc_sender *s)
 	if (!s->evs)
 		return;
 	mrc_tx_set_charge_delay(&s->tx, srtt > least ? srtt : least);
-	mrc_tx_set_charge_patience(&s->tx, mrc_rto_us(&s->rto));
+	mrc_tx_set_charge_patience(&s->tx, mrc_sender_rto_us(s));
 }
 
 /*
  * Sprayed EVs overtake one another by whatever their queues differ, while
  * each keeps its own order: a loss needs evidence from its own EV, or an
- * RTO of age. Refreshed as the RTT moves.
+ * RTO of age. Refreshed as the RTT moves. Without an RTO the count rule
+ * stays: nothing else would find the losses of an EV that went dead.
  */
 static void mrc_sender_path_evidence(struct mrc_sender *s)
 {
 	u64 srtt = mrc_rto_srtt_us(&s->rto);
 	u64 least = s->p.timer_granularity_us;
 
-	mrc_tx_set_path_evidence(&s->tx, true, mrc_rto_us(&s->rto),
+	mrc_tx_set_path_evidence(&s->tx, !s->no_rto, mrc_sender_rto_us(s),
 				 srtt > least ? srtt : least);
 	mrc_sender_charge_delay(s);
 }
@@ -58,6 +64,7 @@ int mrc_sender_init(struct mrc_sender *s, const struct mrc_sender_params *p,
 		return -EINVAL;
 	s->p = *p;
 	mrc_rto_init(&s->rto, &p->rto);
+	s->no_rto = !p->rto.initial_us;
 	s->evs = evs;
 	s->cc = cc;
 	s->msgs = msgs;
@@ -81,7 +88,24 @@ static struct mrc_sender_msg *mrc_sender_msg(struct mrc_sender *s, u32 idx)
 	return &s->msgs[idx & s->msg_mask];
 }
 
+void mrc_sender_set_rto(struct mrc_sender *s, const struct mrc_rto_params *p)
+{
+	s->p.rto = *p;
+	s->no_rto = !p->initial_us;
+	mrc_rto_set_params(&s->rto, p);
+	if (s->tx.path_evidence || (s->evs && s->evs->n_evs > 1))
+		mrc_sender_path_evidence(s);
+	else
+		mrc_sender_charge_delay(s);
+}
+
 int mrc_sender_post(struct mrc_sender *s, u32 npkts, u64 cookie)
+{
+	return mrc_sender_post_flags(s, npkts, cookie, 0);
+}
+
+int mrc_sender_post_flags(struct mrc_sender *s, u32 npkts, u64 cookie,
+			  u32 flags)
 {
 	struct mrc_sender_msg *m;
 
@@ -93,6 +117,7 @@ int mrc_sender_post(struct mrc_sender *s, u32 npkts, u64 cookie)
 	memset(m, 0, sizeof(*m));
 	m->cookie = cookie;
 	m->npkts = npkts;
+	m->awaits_response = flags & MRC_SENDER_POST_RESPONSE;
 	return (int)(s->posted++ & s->msg_mask);
 }
 
@@ -107,7 +132,10 @@ static u32 mrc_sender_pick(struct mrc_sender *s, int avoid)
 		s->cc_avoid_left--;
 		avoid = (int)s->cc_avoid_ev;
 	}
-	ev = mrc_ev_pick(s->evs, avoid);
+	if (s->single_path)
+		ev = mrc_ev_pick_single(s->evs, s->single_key, avoid);
+	else
+		ev = mrc_ev_pick(s->evs, avoid);
 	return ev < 0 ? MRC_TX_NIL : (u32)ev;
 }
 
@@ -126,7 +154,7 @@ static bool mrc_sender_cwnd_open(const struct mrc_sender *s)
  * NSCC may cut the window under packets that asked no ACK: one more
  * packet, asking, keeps the ACK clock going (mrc_tx_unasked_tail()).
  */
-static bool mrc_sender_window_open(const struct mrc_sender *s)
+bool mrc_sender_window_open(const struct mrc_sender *s)
 {
 	if (mrc_sender_cwnd_open(s))
 		return true;
@@ -163,7 +191,8 @@ static bool mrc_sender_retransmit(struct mrc_sender *s, u64 now,
 	out->psn = psn;
 	out->msg = slot->cookie & s->msg_mask;
 	m = mrc_sender_msg(s, slot->cookie);
-	out->pkt = mrc_psn_distance(m->first_psn, psn);
+	out->pkt = s->pkts ? s->pkts[psn & s->tx.mask] :
+			     mrc_psn_distance(m->first_psn, psn);
 	out->ack_req = true;
 	mrc_tx_resend(&s->tx, psn, out->ev, now);
 	mrc_tx_ack_asked(&s->tx, psn);
@@ -179,6 +208,65 @@ static bool mrc_sender_retransmit(struct mrc_sender *s, u64 now,
 		break;
 	}
 	return true;
+}
+
+bool mrc_sender_next_retransmit(struct mrc_sender *s, u64 now,
+				struct mrc_sender_tx *out)
+{
+	return !s->failed && mrc_sender_retransmit(s, now, out);
+}
+
+int mrc_sender_msg_of(const struct mrc_sender *s, u32 psn)
+{
+	const struct mrc_tx_slot *slot = mrc_tx_slot(&s->tx, psn);
+
+	return slot ? (int)(slot->cookie & s->msg_mask) : -1;
+}
+
+bool mrc_sender_next_request(struct mrc_sender *s, u64 now, u32 msg,
+			     struct mrc_sender_tx *out)
+{
+	/* The ring counter of @msg: the tracker keeps counters as cookies. */
+	u32 idx = s->done + ((msg - s->done) & s->msg_mask);
+	struct mrc_sender_msg *m = mrc_sender_msg(s, idx);
+
+	if (s->failed || idx - s->done >= s->posted - s->done || !m->sent ||
+	    m->sent < m->npkts || m->acked < m->npkts ||
+	    !mrc_sender_window_open(s))
+		return false;
+	if (!s->pkts && s->sending != s->posted) {
+		const struct mrc_sender_msg *cur = mrc_sender_msg(s, s->sending);
+
+		if (cur->sent && cur->sent < cur->npkts)
+			return false;
+	}
+	out->ev = mrc_sender_pick(s, -1);
+	out->psn = mrc_tx_send(&s->tx, out->ev, now, idx);
+	if (out->psn == MRC_TX_PSN_NONE)
+		return false;
+	out->msg = idx & s->msg_mask;
+	out->pkt = m->sent;
+	if (s->pkts)
+		s->pkts[out->psn & s->tx.mask] = out->pkt;
+	out->why = MRC_SENDER_NEW;
+	/* Alone among the message's PSNs, it asks for its own ACK. */
+	out->ack_req = true;
+	mrc_tx_ack_asked(&s->tx, out->psn);
+	m->npkts++;
+	m->sent++;
+	s->stats.sent++;
+	return true;
+}
+
+void mrc_sender_on_response(struct mrc_sender *s, u64 now)
+{
+	(void)now;
+	s->retries = 0;
+}
+
+void mrc_sender_response_done(struct mrc_sender *s, u32 msg)
+{
+	mrc_sender_msg(s, msg)->awaits_response = false;
 }
 
 bool mrc_sender_next(struct mrc_sender *s, u64 now, struct mrc_sender_tx *out)
@@ -207,6 +295,8 @@ bool mrc_sender_next(struct mrc_sender *s, u64 now, struct mrc_sender_tx *out)
 	k = m->sent++;
 	if (!k)
 		m->first_psn = out->psn;
+	if (s->pkts)
+		s->pkts[out->psn & s->tx.mask] = k;
 	out->msg = s->sending & s->msg_mask;
 	out->pkt = k;
 	out->why = MRC_SENDER_NEW;
@@ -258,6 +348,16 @@ static void mrc_sender_charge_losses(struct mrc_sender *s,
 	} while (n == 8);
 }
 
+static void mrc_sender_cc_count(struct mrc_sender *s, u32 actions)
+{
+	if (actions & MRC_NSCC_DECREASED)
+		s->stats.cc_decreases++;
+	if (actions & MRC_NSCC_QUICK_ADAPT)
+		s->stats.cc_quick_adapts++;
+	if (actions & MRC_NSCC_SWITCH_EV)
+		s->stats.cc_ev_switches++;
+}
+
 static void mrc_sender_cc_switch(struct mrc_sender *s, u32 ev)
 {
 	if (!s->evs || ev >= s->evs->n_evs)
@@ -270,15 +370,48 @@ int mrc_sender_on_ack(struct mrc_sender *s, u64 now, u32 cum_psn,
 		      const u64 *sack, unsigned int nwords, u32 ev_echo,
 		      bool ecn)
 {
+	struct mrc_sender_ack ack = {
+		.cum_psn = cum_psn,
+		.sack = sack,
+		.nwords = nwords,
+		.ev_echo = ev_echo,
+		.ecn = ecn,
+	};
+
+	return mrc_sender_on_ack_ex(s, now, &ack, NULL);
+}
+
+/* NSCC's RTT sample of @res, in us: the caller's share taken out. */
+static u64 mrc_sender_cc_rtt_us(struct mrc_sender *s,
+				const struct mrc_tx_ack_result *res)
+{
+	u64 rtt = res->rtt;
+
+	if (!res->rtt_valid)
+		return 0;
+	if (s->cc_rtt)
+		rtt = s->cc_rtt(s->cc_rtt_arg, res->rtt_psn, res->rtt_sent_at,
+				res->rtt);
+	return rtt ? rtt : 1;
+}
+
+int mrc_sender_on_ack_ex(struct mrc_sender *s, u64 now,
+			 const struct mrc_sender_ack *ack,
+			 struct mrc_sender_ack_result *out)
+{
+	u32 cum_psn = ack->cum_psn, ev_echo = ack->ev_echo;
 	struct mrc_tx_ack_result res;
 	u32 pending, i, actions;
 	u64 delivered;
 	int ret;
 
+	if (out)
+		memset(out, 0, sizeof(*out));
 	if (s->failed)
 		return MRC_TX_ACK_OK;
 	pending = mrc_tx_in_flight(&s->tx) + mrc_tx_lost_count(&s->tx);
-	ret = mrc_tx_on_ack(&s->tx, cum_psn, sack, nwords, ev_echo, now, &res);
+	ret = mrc_tx_on_ack(&s->tx, cum_psn, ack->sack, ack->nwords, ev_echo,
+			    now, &res);
 	if (ret != MRC_TX_ACK_OK) {
 		if (ret == MRC_TX_ACK_INVALID)
 			s->stats.acks_invalid++;
@@ -300,14 +433,19 @@ int mrc_sender_on_ack(struct mrc_sender *s, u64 now, u32 cum_psn,
 	if (s->cc) {
 		delivered = (u64)pending * s->p.mtu;
 		actions = mrc_nscc_on_ack(s->cc, now * MRC_SENDER_NS_PER_US,
-					  res.rtt_valid ?
-					  (res.rtt ? res.rtt : 1) *
-					  MRC_SENDER_NS_PER_US : 0,
+					  mrc_sender_cc_rtt_us(s, &res) *
+					  MRC_SENDER_NS_PER_US,
 					  delivered > 0xffffffffull ?
-					  0xffffffffu : (u32)delivered, ecn);
+					  0xffffffffu : (u32)delivered,
+					  ack->ecn);
+		mrc_sender_cc_count(s, actions);
 		if (actions & MRC_NSCC_SWITCH_EV)
 			mrc_sender_cc_switch(s, ev_echo);
 	}
+	/* A late copy withdraws its charge before the due ones are made. */
+	if (ack->has_echo &&
+	    mrc_tx_on_delivered_echo(&s->tx, ack->echo_psn, ack->ts_echo))
+		s->stats.charges_cancelled++;
 	if (s->evs) {
 		if (ev_echo < s->evs->n_evs)
 			mrc_ev_on_ack(s->evs, ev_echo, 1);
@@ -320,30 +458,63 @@ int mrc_sender_on_ack(struct mrc_sender *s, u64 now, u32 cum_psn,
 	}
 	if (res.acked_count)
 		s->retries = 0;
+	if (out) {
+		out->delivered = pending;
+		out->acked = res.acked_count;
+		out->lost = res.lost_count;
+	}
 	return ret;
 }
 
-void mrc_sender_on_trim(struct mrc_sender *s, u64 now, u32 psn)
+/*
+ * The fabric trims: its congestion shows as trims, and EVs through
+ * unequal queues overtake each other far beyond the reorder tolerance, so
+ * a loss needs evidence from the EV itself. Called before the tracker
+ * marks the PSN.
+ */
+static void mrc_sender_trim_evidence(struct mrc_sender *s)
+{
+	mrc_sender_path_evidence(s);
+}
+
+/* A trimmed PSN marked for retransmission: NSCC hears of it. */
+static void mrc_sender_trim_cc(struct mrc_sender *s, u64 now, u32 psn)
 {
 	const struct mrc_tx_slot *slot;
 	u32 actions;
 
-	if (s->failed)
-		return;
-	/*
-	 * The fabric trims: its congestion shows as trims, and EVs through
-	 * unequal queues overtake each other far beyond the reorder
-	 * tolerance, so a loss needs evidence from the EV itself.
-	 */
-	mrc_sender_path_evidence(s);
-	if (mrc_tx_on_nak_trimmed(&s->tx, psn) != MRC_TX_NAK_MARKED)
-		return;
 	if (!s->cc)
 		return;
 	slot = mrc_tx_slot(&s->tx, psn);
 	actions = mrc_nscc_on_nack(s->cc, now * MRC_SENDER_NS_PER_US, s->p.mtu);
+	mrc_sender_cc_count(s, actions);
 	if (actions & MRC_NSCC_SWITCH_EV && slot)
 		mrc_sender_cc_switch(s, slot->ev);
+}
+
+void mrc_sender_on_trim(struct mrc_sender *s, u64 now, u32 psn)
+{
+	if (s->failed)
+		return;
+	mrc_sender_trim_evidence(s);
+	if (mrc_tx_on_nak_trimmed(&s->tx, psn) == MRC_TX_NAK_MARKED)
+		mrc_sender_trim_cc(s, now, psn);
+}
+
+int mrc_sender_on_trim_echo(struct mrc_sender *s, u64 now, u32 psn,
+			    u32 ts_echo)
+{
+	int ret;
+
+	if (s->failed)
+		return MRC_TX_NAK_IGNORED;
+	mrc_sender_trim_evidence(s);
+	ret = mrc_tx_on_nak_trimmed_echo(&s->tx, psn, ts_echo);
+	if (ret == MRC_TX_NAK_MARKED)
+		mrc_sender_trim_cc(s, now, psn);
+	else if (ret == MRC_TX_NAK_CHARGE_CANCELLED)
+		s->stats.charges_cancelled++;
+	return ret;
 }
 
 void mrc_sender_on_rnr(struct mrc_sender *s, u64 now, u32 psn)
@@ -378,7 +549,7 @@ static void mrc_sender_fail(struct mrc_sender *s)
 	for (i = s->done; i != s->posted; i++) {
 		struct mrc_sender_msg *m = mrc_sender_msg(s, i);
 
-		if (m->acked < m->npkts) {
+		if (m->acked < m->npkts || m->awaits_response) {
 			m->status = MRC_SENDER_ST_RETRY_EXCEEDED;
 			break;
 		}
@@ -388,7 +559,12 @@ static void mrc_sender_fail(struct mrc_sender *s)
 
 bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now)
 {
-	u64 rto = mrc_rto_us(&s->rto), sent_at;
+	return mrc_sender_on_timeout_ex(s, now, 0);
+}
+
+bool mrc_sender_on_timeout_ex(struct mrc_sender *s, u64 now, u32 responses)
+{
+	u64 rto = mrc_sender_rto_us(s), sent_at;
 	bool work = false;
 	u32 expired = 0, psn;
 
@@ -396,6 +572,8 @@ bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now)
 		return false;
 	if (mrc_sender_held_losses(s, now))
 		work = true;
+	if (s->no_rto)
+		return work;
 	/*
 	 * As RFC 6298 (5.3) restarts its timer on every ACK of new data,
 	 * nothing times out while deliveries go on.
@@ -410,10 +588,13 @@ bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now)
 		if (!expired)
 			expired = mrc_tx_on_timeout_reneged(&s->tx);
 	}
+	/* Lost requests, not READ responses, are the window's business. */
+	if (expired && s->cc)
+		mrc_sender_cc_count(s, mrc_nscc_on_timeout(s->cc, now *
+							   MRC_SENDER_NS_PER_US));
+	expired += responses;
 	if (!expired)
 		return work;
-	if (s->cc)
-		mrc_nscc_on_timeout(s->cc, now * MRC_SENDER_NS_PER_US);
 	s->stats.timeouts++;
 	mrc_rto_on_timeout(&s->rto);
 	if (++s->retries > s->p.retry_cnt) {
@@ -441,13 +622,16 @@ int mrc_sender_next_probe(struct mrc_sender *s, u64 now)
 
 bool mrc_sender_next_timer(const struct mrc_sender *s, u64 now, u64 *due)
 {
-	u64 rto = mrc_rto_us(&s->rto), sent_at, from, loss_due;
+	u64 rto = mrc_sender_rto_us(s), sent_at, from, loss_due;
 	bool armed = false;
 	u32 psn;
 
 	if (s->failed)
 		return false;
-	if (mrc_tx_oldest_unacked(&s->tx, &psn, &sent_at)) {
+	/* Without an RTO only held losses set the timer. */
+	if (s->no_rto) {
+		armed = false;
+	} else if (mrc_tx_oldest_unacked(&s->tx, &psn, &sent_at)) {
 		from = sent_at > s->progress_us ? sent_at : s->progress_us;
 		*due = from + rto;
 		armed = true;
@@ -473,7 +657,8 @@ bool mrc_sender_poll_done(struct mrc_sender *s, struct mrc_sender_done *out)
 	if (s->done == s->posted)
 		return false;
 	m = mrc_sender_msg(s, s->done);
-	if (m->status == MRC_SENDER_ST_OK && m->acked < m->npkts) {
+	if (m->status == MRC_SENDER_ST_OK &&
+	    (m->acked < m->npkts || m->awaits_response)) {
 		if (!s->failed)
 			return false;
 		m->status = MRC_SENDER_ST_FLUSHED;

@@ -22,6 +22,7 @@
 #include "mrc_rto.h"
 #include "mrc_ev.h"
 #include "mrc_nscc.h"
+#include "mrc_ev_single.h"
 
 /* The message failed: retries exhausted (IB_WC_RETRY_EXC_ERR's meaning). */
 #define MRC_SENDER_ST_OK		0
@@ -37,7 +38,15 @@ struct mrc_sender_msg {
 	u32 sent;
 	u32 acked;
 	u8 status;
+	/*
+	 * A READ or atomic: finished only once its response has come too
+	 * (mrc_sender_response_done()), and failed by a timeout before that.
+	 */
+	bool awaits_response;
 };
+
+/* mrc_sender_post_flags(): the message is answered by a response. */
+#define MRC_SENDER_POST_RESPONSE	0x1
 
 struct mrc_sender_params {
 	/* Timeouts without progress before the oldest message fails. */
@@ -54,6 +63,7 @@ struct mrc_sender_params {
 	 * EV charge delay, since no timer can act on a shorter one.
 	 */
 	u32 timer_granularity_us;
+	/* initial_us 0: no RTO at all; only the SACKs find losses. */
 	struct mrc_rto_params rto;
 };
 
@@ -92,7 +102,47 @@ struct mrc_sender_stats {
 	u64 timeouts;
 	u64 ev_retired;
 	u64 acks_invalid;
+	/* EV charges withdrawn: the copy or its NAK(trimmed) came late. */
+	u64 charges_cancelled;
+	/* NSCC's answers (MRC_NSCC_DECREASED, _QUICK_ADAPT, _SWITCH_EV). */
+	u64 cc_decreases;
+	u64 cc_quick_adapts;
+	u64 cc_ev_switches;
 };
+
+/* One ACK, or the ACK part of a NAK (mrc_sender_on_ack_ex()). */
+struct mrc_sender_ack {
+	u32 cum_psn;
+	/* SACK words (mrc_rx_sack() convention). */
+	const u64 *sack;
+	unsigned int nwords;
+	u32 ev_echo;
+	/* The packet that caused it arrived CE-marked. */
+	bool ecn;
+	/*
+	 * An ACK names the copy that caused it: its PSN and the low 32 bits
+	 * of its send time. A copy whose EV charge waits arrived after all.
+	 */
+	bool has_echo;
+	u32 echo_psn;
+	u32 ts_echo;
+};
+
+/* What one ACK changed. */
+struct mrc_sender_ack_result {
+	u32 delivered;	/* PSNs delivered, cumulatively or selectively */
+	u32 acked;	/* PSNs cumulatively acknowledged */
+	u32 lost;	/* PSNs it declared lost */
+};
+
+/*
+ * NSCC's RTT sample from the tracker's (@rtt of @psn, sent at @sent_at):
+ * a caller that knows how long the packet waited in its own queues before
+ * it left gives the fabric's share. Plain arithmetic, no side effect the
+ * sender depends on.
+ */
+typedef u64 (*mrc_sender_cc_rtt_fn)(void *arg, u32 psn, u64 sent_at,
+				    u64 rtt);
 
 struct mrc_sender {
 	struct mrc_sender_params p;
@@ -117,6 +167,20 @@ struct mrc_sender {
 	u64 progress_us;
 	/* After a failure nothing is sent; every later message is flushed. */
 	bool failed;
+	/* p.rto.initial_us was 0: no RTO. */
+	bool no_rto;
+	/* One EV by a connection's key (mrc_ev_single.h), not spraying. */
+	bool single_path;
+	u32 single_key;
+	/*
+	 * Caller's, one per tracker slot (mrc_sender_set_pkt_map()): the
+	 * packet number each PSN carries. NULL: a message's PSNs are kept
+	 * consecutive and the number is the distance from its first.
+	 */
+	u32 *pkts;
+	/* NULL: NSCC gets the tracker's RTT sample as it is. */
+	mrc_sender_cc_rtt_fn cc_rtt;
+	void *cc_rtt_arg;
 	struct mrc_sender_stats stats;
 };
 
@@ -133,6 +197,71 @@ int mrc_sender_init(struct mrc_sender *s, const struct mrc_sender_params *p,
 
 /* Posts a message of @npkts (>= 1) packets; its ring index, or -ENOSPC. */
 int mrc_sender_post(struct mrc_sender *s, u32 npkts, u64 cookie);
+
+/* The same with MRC_SENDER_POST_* @flags. */
+int mrc_sender_post_flags(struct mrc_sender *s, u32 npkts, u64 cookie,
+			  u32 flags);
+
+/*
+ * New RTO bounds (the caller's timeout attribute changed), keeping the
+ * estimate; initial_us 0 turns the RTO off.
+ */
+void mrc_sender_set_rto(struct mrc_sender *s, const struct mrc_rto_params *p);
+
+/* The RTO now, backoff included; 0 when there is none. */
+u64 mrc_sender_rto_us(const struct mrc_sender *s);
+
+/* Spray (@on false) or keep to the one EV of @key. */
+static inline void mrc_sender_set_single_path(struct mrc_sender *s, bool on,
+					      u32 key)
+{
+	s->single_path = on;
+	s->single_key = key;
+}
+
+/*
+ * Records in @pkts (one per tracker slot, caller-owned) which packet of
+ * its message each PSN carries, so that mrc_sender_next_request() may
+ * take a PSN among another message's packets and retransmissions still
+ * name the right packet. Call before the first transmission.
+ */
+static inline void mrc_sender_set_pkt_map(struct mrc_sender *s, u32 *pkts)
+{
+	s->pkts = pkts;
+}
+
+/* The ring index of the message @psn (outstanding) belongs to, or -1. */
+int mrc_sender_msg_of(const struct mrc_sender *s, u32 psn);
+
+/* Message @msg (a ring index). */
+static inline struct mrc_sender_msg *
+mrc_sender_msg_at(struct mrc_sender *s, u32 msg)
+{
+	return &s->msgs[msg & s->msg_mask];
+}
+
+/* Whether a new PSN may go now (the windows), retransmissions aside. */
+bool mrc_sender_window_open(const struct mrc_sender *s);
+
+/* Only a retransmission (mrc_sender_next()'s first choice), or false. */
+bool mrc_sender_next_retransmit(struct mrc_sender *s, u64 now,
+				struct mrc_sender_tx *out);
+
+/*
+ * A READ or atomic whose requests are all acknowledged asks again (the
+ * next READ segment, or what its responses left missing): one more packet
+ * of message @msg on a new PSN, asking for an ACK, when the window allows.
+ * Without a packet map, not while another message is partly sent: its
+ * PSNs must stay consecutive.
+ */
+bool mrc_sender_next_request(struct mrc_sender *s, u64 now, u32 msg,
+			     struct mrc_sender_tx *out);
+
+/* A response of message @msg progressed: no retry is counted. */
+void mrc_sender_on_response(struct mrc_sender *s, u64 now);
+
+/* Message @msg's response is complete: it finishes once acknowledged. */
+void mrc_sender_response_done(struct mrc_sender *s, u32 msg);
 
 /*
  * The next transmission to make at @now: a PSN waiting for retransmission
@@ -152,8 +281,22 @@ int mrc_sender_on_ack(struct mrc_sender *s, u64 now, u32 cum_psn,
 		      const u64 *sack, unsigned int nwords, u32 ev_echo,
 		      bool ecn);
 
+/* The same with the echo of the copy that caused it; @res may be NULL. */
+int mrc_sender_on_ack_ex(struct mrc_sender *s, u64 now,
+			 const struct mrc_sender_ack *ack,
+			 struct mrc_sender_ack_result *res);
+
 /* A NAK(trimmed) of @psn: retransmit it now, blame no EV. */
 void mrc_sender_on_trim(struct mrc_sender *s, u64 now, u32 psn);
+
+/*
+ * The same for a NAK echoing the trimmed copy's send time @ts_echo: a NAK
+ * for a copy older than the PSN's last transmission is stale. Returns the
+ * tracker's MRC_TX_NAK_* (MRC_TX_NAK_CHARGE_CANCELLED: an EV charge was
+ * withdrawn).
+ */
+int mrc_sender_on_trim_echo(struct mrc_sender *s, u64 now, u32 psn,
+			    u32 ts_echo);
 
 /* An RNR NAK of @psn: retransmit later, blame no EV, count no retry. */
 void mrc_sender_on_rnr(struct mrc_sender *s, u64 now, u32 psn);
@@ -166,6 +309,13 @@ void mrc_sender_on_rnr(struct mrc_sender *s, u64 now, u32 psn);
  * waits to be sent.
  */
 bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now);
+
+/*
+ * The same when the caller also found @responses READ or atomic responses
+ * that stopped coming for an RTO (it asks them again): they count as a
+ * timeout too (backoff, a retry) when nothing in flight expired.
+ */
+bool mrc_sender_on_timeout_ex(struct mrc_sender *s, u64 now, u32 responses);
 
 /* A probe of EV @ev came back (@ok) or was given up on. */
 void mrc_sender_on_probe_reply(struct mrc_sender *s, u64 now, u32 ev,
