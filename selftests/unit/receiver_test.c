@@ -4,8 +4,11 @@
  * beyond what sender_sim_test.c drives through a network: the two-step
  * check and accept a responder uses while it looks for a posted receive,
  * RNR NAKs, ECN echo, the replay of READ and atomic responses, the marks
- * of in-order actions, and the fatal NAK after which nothing is answered.
+ * of in-order actions, the fatal NAK after which nothing is answered, and
+ * the atomic results kept for a repeated request.
  */
+#include <string.h>
+
 #include "ktap.h"
 #include "mrc_receiver.h"
 
@@ -201,12 +204,54 @@ static void fatal_nak_ends_answers(void)
 	CHECK(v.reply);
 }
 
+/*
+ * An atomic's result is kept by MSN for a repeat, until an MSN a table's
+ * length later takes its slot; without a table nothing is kept.
+ */
+static void atomic_results_kept_by_msn(void)
+{
+	struct mrc_receiver_atomic slots[4];
+	struct mrc_receiver rc;
+	u64 orig = 7;
+
+	mrc_receiver_init(&rc, 0);
+	mrc_receiver_atomic_executed(&rc, 1, 11);
+	CHECK(!mrc_receiver_atomic_result(&rc, 1, &orig));
+	/* Not a power of two: none kept either. */
+	mrc_receiver_keep_atomics(&rc, slots, 3);
+	mrc_receiver_atomic_executed(&rc, 1, 11);
+	CHECK(!mrc_receiver_atomic_result(&rc, 1, &orig));
+	CHECK_EQ(orig, 7);
+
+	memset(slots, 0xa5, sizeof(slots));
+	mrc_receiver_keep_atomics(&rc, slots, 4);
+	CHECK(!mrc_receiver_atomic_result(&rc, 0, &orig));
+	CHECK(!mrc_receiver_atomic_result(&rc, 1, &orig));
+	mrc_receiver_atomic_executed(&rc, 1, 11);
+	mrc_receiver_atomic_executed(&rc, 2, 0);
+	CHECK(mrc_receiver_atomic_result(&rc, 1, &orig));
+	CHECK_EQ(orig, 11);
+	CHECK(mrc_receiver_atomic_result(&rc, 2, &orig));
+	CHECK_EQ(orig, 0);
+	CHECK(!mrc_receiver_atomic_result(&rc, 3, &orig));
+	/* MSN 5 takes MSN 1's slot: 1's result is gone, 5's is kept. */
+	mrc_receiver_atomic_executed(&rc, 5, 55);
+	CHECK(!mrc_receiver_atomic_result(&rc, 1, &orig));
+	CHECK(mrc_receiver_atomic_result(&rc, 5, &orig));
+	CHECK_EQ(orig, 55);
+	/* A new start forgets them. */
+	mrc_receiver_init(&rc, 0);
+	mrc_receiver_keep_atomics(&rc, slots, 4);
+	CHECK(!mrc_receiver_atomic_result(&rc, 5, &orig));
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(check_then_accept_or_rnr),
 	KTAP_CASE(ecn_is_echoed),
 	KTAP_CASE(duplicate_responses_replay_after_poll),
 	KTAP_CASE(marks_report_in_order),
 	KTAP_CASE(fatal_nak_ends_answers),
+	KTAP_CASE(atomic_results_kept_by_msn),
 };
 
 KTAP_MAIN("mrc_receiver", cases)

@@ -163,3 +163,42 @@ void mrc_receiver_fail(struct mrc_receiver *r, u32 psn, u8 syndrome,
 	reply->cum_psn = psn & MRC_PSN_MASK;
 	reply->nwords = 0;
 }
+
+void mrc_receiver_keep_atomics(struct mrc_receiver *r,
+			       struct mrc_receiver_atomic *slots, u32 nslots)
+{
+	if (!slots || !nslots || (nslots & (nslots - 1))) {
+		r->atomics = NULL;
+		r->atomic_mask = 0;
+		return;
+	}
+	memset(slots, 0, nslots * sizeof(*slots));
+	r->atomics = slots;
+	r->atomic_mask = nslots - 1;
+}
+
+bool mrc_receiver_atomic_result(const struct mrc_receiver *r, u32 msn,
+				u64 *orig)
+{
+	const struct mrc_receiver_atomic *a;
+
+	if (!r->atomics)
+		return false;
+	a = &r->atomics[msn & r->atomic_mask];
+	if (!a->valid || a->msn != msn)
+		return false;
+	*orig = a->orig;
+	return true;
+}
+
+void mrc_receiver_atomic_executed(struct mrc_receiver *r, u32 msn, u64 orig)
+{
+	struct mrc_receiver_atomic *a;
+
+	if (!r->atomics)
+		return;
+	a = &r->atomics[msn & r->atomic_mask];
+	a->valid = true;
+	a->msn = msn;
+	a->orig = orig;
+}

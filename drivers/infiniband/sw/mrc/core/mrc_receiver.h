@@ -78,6 +78,17 @@ struct mrc_receiver_stats {
 	u64 acks;
 };
 
+/*
+ * The result of an executed atomic, kept by MSN so that a repeated request
+ * (its PSN again, or a new PSN with its MSN) is answered without executing
+ * it twice.
+ */
+struct mrc_receiver_atomic {
+	u64 orig;
+	u32 msn;
+	bool valid;
+};
+
 struct mrc_receiver {
 	struct mrc_rx_window win;
 	/*
@@ -89,6 +100,9 @@ struct mrc_receiver {
 	u32 scan;
 	/* mrc_receiver_fail() was called: nothing is answered any more. */
 	bool failed;
+	/* The caller's mrc_receiver_keep_atomics() array, by MSN. */
+	struct mrc_receiver_atomic *atomics;
+	u32 atomic_mask;
 	struct mrc_receiver_stats stats;
 };
 
@@ -154,6 +168,24 @@ bool mrc_receiver_poll_done(struct mrc_receiver *r, u32 *last_psn);
  */
 void mrc_receiver_fail(struct mrc_receiver *r, u32 psn, u8 syndrome,
 		       u32 flags, struct mrc_receiver_reply *reply);
+
+/*
+ * After mrc_receiver_init(): keep the results of the last @nslots atomics
+ * (a power of two, else none are kept) in @slots, which are cleared.
+ */
+void mrc_receiver_keep_atomics(struct mrc_receiver *r,
+			       struct mrc_receiver_atomic *slots, u32 nslots);
+
+/*
+ * The atomic of @msn was executed already: its original value in *@orig,
+ * to answer without executing it again. False when it was not, or its
+ * result is no longer kept.
+ */
+bool mrc_receiver_atomic_result(const struct mrc_receiver *r, u32 msn,
+				u64 *orig);
+
+/* The atomic of @msn was executed and read @orig. */
+void mrc_receiver_atomic_executed(struct mrc_receiver *r, u32 msn, u64 orig);
 
 static inline u32 mrc_receiver_epsn(const struct mrc_receiver *r)
 {
