@@ -133,7 +133,7 @@ void check_all(const struct sim *s, bool full)
 	u64 rto = mrc_rto_us(&s->rto);
 
 	check_tracker(s, full);
-	check_rx(&s->rx);
+	check_rx(&s->rcv.win);
 	check_ev(&s->set);
 	FUZZ_ASSERT(rto >= s->rto_params.min_us && rto <= s->rto_params.max_us);
 	FUZZ_ASSERT(s->rto.backoff <= MRC_RTO_MAX_BACKOFF);

@@ -232,45 +232,73 @@ static void requester_timer(struct sim *s)
 
 /* ---- the responder ---- */
 
-/* mrc_resp_handle()'s use of the window, then its ACK or NAK, encoded. */
+/*
+ * mrc_resp_handle()'s use of the receiver core (every request finds its
+ * resources), then the core's answer, if any, encoded.
+ */
 static int responder_rcv(struct sim *s, const struct mrc_pkt *req,
 			 u8 *out, size_t outlen)
 {
-	struct mrc_pkt ack;
-	u32 psn = req->hdr.psn, epsn = mrc_rx_epsn(&s->rx);
+	const struct mrc_rx_window *w = &s->rcv.win;
+	u32 psn = req->hdr.psn, epsn = mrc_rx_epsn(w), flags = 0, last;
+	bool was = mrc_rx_received(w, psn);
 	bool in_window = mrc_psn_in_window(psn, epsn, MRC_RX_WINDOW);
-	enum mrc_rx_verdict v;
-	u8 syndrome = MRC_SYN_ACK;
+	struct mrc_receiver_reply reply;
+	struct mrc_receiver_verdict v;
+	struct mrc_pkt ack;
 	int n;
 
-	memset(&ack, 0, sizeof(ack));
-	if (mrc_rx_received(&s->rx, psn)) {
-		FUZZ_ASSERT(mrc_rx_accept(&s->rx, psn) == MRC_RX_DUPLICATE);
+	if (req->hdr.flags & MRC_F_ACK_REQ)
+		flags |= MRC_RECEIVER_F_ACK_REQ;
+	if (req->trimmed)
+		flags |= MRC_RECEIVER_F_TRIMMED;
+	if (mrc_opcode_is(req->hdr.opcode, MRC_OPC_RD_ATOMIC))
+		flags |= MRC_RECEIVER_F_RESPONDS;
+	mrc_receiver_check(&s->rcv, psn, flags, &v, &reply);
+	if (was) {
+		FUZZ_ASSERT(v.action == MRC_RECEIVER_DUPLICATE && v.reply);
+		/* Polled after every packet: replayed exactly behind epsn. */
+		FUZZ_ASSERT(v.replay == ((flags & MRC_RECEIVER_F_RESPONDS) &&
+					 !in_window));
 	} else if (!in_window) {
-		FUZZ_ASSERT(mrc_rx_accept(&s->rx, psn) ==
-			    MRC_RX_OUT_OF_WINDOW);
-		FUZZ_ASSERT(mrc_rx_epsn(&s->rx) == epsn);
+		FUZZ_ASSERT(v.action == MRC_RECEIVER_DROP && !v.reply);
+		FUZZ_ASSERT(mrc_rx_epsn(w) == epsn);
 		return 0;
 	} else if (req->trimmed) {
-		syndrome = MRC_NAK_TRIMMED;
+		FUZZ_ASSERT(v.action == MRC_RECEIVER_TRIMMED && v.reply);
+		FUZZ_ASSERT(reply.syndrome == MRC_NAK_TRIMMED &&
+			    reply.nak_psn == psn);
 	} else {
-		v = mrc_rx_accept(&s->rx, psn);
-		FUZZ_ASSERT(v == MRC_RX_NEW);
-		FUZZ_ASSERT(mrc_rx_received(&s->rx, psn) ||
-			    mrc_rx_epsn(&s->rx) != epsn);
-		FUZZ_ASSERT(!mrc_psn_before(mrc_rx_epsn(&s->rx), epsn));
+		FUZZ_ASSERT(v.action == MRC_RECEIVER_DELIVER && !v.reply);
+		FUZZ_ASSERT(mrc_rx_epsn(w) == epsn);
+		mrc_receiver_accept(&s->rcv, psn, flags, &v, &reply);
+		FUZZ_ASSERT(mrc_rx_received(w, psn) || mrc_rx_epsn(w) != epsn);
+		FUZZ_ASSERT(!mrc_psn_before(mrc_rx_epsn(w), epsn));
+		FUZZ_ASSERT(v.reply || (psn == epsn &&
+					mrc_rx_epsn(w) == mrc_psn_add(psn, 1)));
+		/* The glue's in-order actions sit on new PSNs. */
+		FUZZ_ASSERT(mrc_receiver_mark(&s->rcv, psn));
 	}
-	check_rx(&s->rx);
+	while (mrc_receiver_poll_done(&s->rcv, &last))
+		FUZZ_ASSERT(mrc_psn_before(last, mrc_rx_epsn(w)));
+	check_rx(w);
+	if (!v.reply)
+		return 0;
+	FUZZ_ASSERT(reply.cum_psn == mrc_rx_epsn(w));
 
-	ack.hdr.opcode = syndrome == MRC_SYN_ACK ? MRC_OP_ACK : MRC_OP_NAK;
+	memset(&ack, 0, sizeof(ack));
+	ack.hdr.opcode = reply.syndrome == MRC_SYN_ACK ? MRC_OP_ACK :
+			 MRC_OP_NAK;
 	ack.hdr.psn = psn;
-	ack.ack.cum_psn = mrc_rx_epsn(&s->rx);
+	ack.ack.cum_psn = reply.cum_psn;
 	ack.ack.ev_echo = req->hdr.ev;
 	ack.ack.ts_echo = req->hdr.ts;
-	ack.ack.syndrome = syndrome;
-	ack.ack.nak_psn = syndrome == MRC_SYN_ACK ? 0 : psn;
-	ack.ack.sack_words = (u8)mrc_rx_sack(&s->rx, ack.ack.sack,
-					     MRC_SACK_MAX_WORDS);
+	ack.ack.syndrome = reply.syndrome;
+	ack.ack.nak_psn = reply.nak_psn;
+	ack.ack.sack_words = reply.nwords < MRC_SACK_MAX_WORDS ?
+			     (u8)reply.nwords : MRC_SACK_MAX_WORDS;
+	memcpy(ack.ack.sack, reply.sack,
+	       ack.ack.sack_words * sizeof(ack.ack.sack[0]));
 	n = mrc_encode(out, outlen, &ack);
 	FUZZ_ASSERT(n > 0);
 	return n;
@@ -445,7 +473,7 @@ static bool setup(struct sim *s, struct input *in)
 
 	FUZZ_ASSERT(mrc_tx_init(&s->tx, s->slots, s->nslots, psn0));
 	mrc_tx_set_reorder_tolerance(&s->tx, b5);
-	mrc_rx_init(&s->rx, psn0);
+	mrc_receiver_init(&s->rcv, psn0);
 	s->now = (u64)b7 << 24;
 
 	mrc_ev_params_default(&evp);

@@ -16,6 +16,7 @@
 #include "mrc_ev.h"
 #include "mrc_rto.h"
 #include "mrc_nscc.h"
+#include "mrc_receiver.h"
 #include "fuzz_input.h"
 
 #define MAX_SLOTS	1024u
@@ -49,7 +50,7 @@ struct sim {
 	u64 sent;		/* PSNs sent first */
 	u32 peer_plane_seq;
 	/* responder */
-	struct mrc_rx_window rx;
+	struct mrc_receiver rcv;
 	/* the shared clock, microseconds */
 	u64 now;
 };

@@ -217,7 +217,8 @@ static bool receiver_in(u32 psn, u32 flags, struct mrc_receiver_reply *reply)
 		break;
 	case MRC_RECEIVER_TRIMMED:
 		FUZZ_ASSERT((flags & MRC_RECEIVER_F_TRIMMED) && in_window && !was);
-		FUZZ_ASSERT(v.reply && reply->nak_trimmed && reply->nak_psn == psn);
+		FUZZ_ASSERT(v.reply && reply->syndrome == MRC_NAK_TRIMMED &&
+			    reply->nak_psn == psn);
 		break;
 	case MRC_RECEIVER_DROP:
 		FUZZ_ASSERT(!in_window && !dup_range && !v.reply);
@@ -231,7 +232,7 @@ static bool receiver_in(u32 psn, u32 flags, struct mrc_receiver_reply *reply)
 					 MRC_RECEIVER_TRIMMED :
 					 MRC_RECEIVER_DELIVER));
 	if (v.action != MRC_RECEIVER_TRIMMED && v.reply)
-		FUZZ_ASSERT(!reply->nak_trimmed);
+		FUZZ_ASSERT(reply->syndrome == MRC_SYN_ACK);
 	/* Answers that the header promises. */
 	if (v.action == MRC_RECEIVER_DUPLICATE ||
 	    v.action == MRC_RECEIVER_TRIMMED ||
@@ -520,7 +521,7 @@ static void step_reply(struct input *in)
 	if (!H.reply_n)
 		return;
 	r = &H.replies[(H.reply_head + idx % H.reply_n) % REPLY_SLOTS];
-	if (r->nak_trimmed)
+	if (r->syndrome == MRC_NAK_TRIMMED)
 		mrc_sender_on_trim(&H.snd, H.now, r->nak_psn);
 	/* The wire carries MRC_SACK_MAX_WORDS; the glue cuts the rest. */
 	nwords = r->nwords < MRC_SACK_MAX_WORDS ? r->nwords :

@@ -343,7 +343,7 @@ static void sim_take_done(void)
 
 static void sim_reply(const struct sim_event *e)
 {
-	if (e->reply.nak_trimmed)
+	if (e->reply.syndrome == MRC_NAK_TRIMMED)
 		mrc_sender_on_trim(&S.snd, S.now, e->reply.nak_psn);
 	mrc_sender_on_ack(&S.snd, S.now, e->reply.cum_psn, e->reply.sack,
 			  e->reply.nwords, e->ev, false);
@@ -1076,7 +1076,7 @@ static void receiver_window_edges(void)
 	/* A trimmed copy of a PSN already here is just a duplicate. */
 	mrc_receiver_on_packet(&rc, 10, MRC_RECEIVER_F_TRIMMED, &v, &r);
 	CHECK_EQ(v.action, MRC_RECEIVER_DUPLICATE);
-	CHECK(v.reply && !r.nak_trimmed);
+	CHECK(v.reply && r.syndrome == MRC_SYN_ACK);
 	CHECK_EQ(r.cum_psn, 11);
 	/* Out of order: held, answered with a SACK, nothing completes. */
 	mrc_receiver_on_packet(&rc, 13, MRC_RECEIVER_F_LAST, &v, &r);
@@ -1088,7 +1088,7 @@ static void receiver_window_edges(void)
 	CHECK(!mrc_receiver_poll_done(&rc, &last));
 	mrc_receiver_on_packet(&rc, 11, MRC_RECEIVER_F_TRIMMED, &v, &r);
 	CHECK_EQ(v.action, MRC_RECEIVER_TRIMMED);
-	CHECK(r.nak_trimmed);
+	CHECK_EQ(r.syndrome, MRC_NAK_TRIMMED);
 	CHECK_EQ(r.nak_psn, 11);
 	mrc_receiver_on_packet(&rc, 11, 0, &v, &r);
 	mrc_receiver_on_packet(&rc, 12, 0, &v, &r);

@@ -2,18 +2,26 @@
 /*
  * The responder of an RC QP (Documentation/datapath.rst).
  *
- * A request packet is classified by the receive window (mrc_sack.h). A new
- * one is handled at once as far as its order does not matter: WRITE
- * payload lands in the target MR and SEND payload in the receive buffer of
- * its RSN, whatever arrived before it. What must happen in message order is
- * recorded as an action on a PSN (actions[], one slot per PSN of the
- * window) and done when the in-order point, the window's epsn, passes that
- * PSN: completing a receive (on its message's last PSN), executing a READ
- * or an atomic, and NAKing an error found in a message. An error therefore
- * reaches the requester only after everything before it was placed, and no
- * ACK ever covers a PSN that failed: the fatal NAK's cumulative PSN is the
- * failed one, and the QP is in the error state before anything else goes
- * out.
+ * The receiver core (core/mrc_receiver.h) makes the protocol's decisions:
+ * whether a request packet is new, a duplicate (and whether its READ or
+ * atomic response is replayed), trimmed or out of the window; what each
+ * answer says (ACK, SACK, NAK(trimmed), RNR NAK, ECN echo) and whether one
+ * goes back; when the in-order point passes a PSN; and the fatal NAK. This
+ * file keeps the resources: skbs, qp->lock, memory, receive WQEs, READ and
+ * atomic execution, and counters.
+ *
+ * A new packet is handled at once as far as its order does not matter:
+ * WRITE payload lands in the target MR and SEND payload in the receive
+ * buffer of its RSN, whatever arrived before it. What must happen in
+ * message order is recorded as an action on a PSN (actions[], one slot per
+ * PSN of the window), marked in the receiver core, and done when the core
+ * reports that the in-order point passed that PSN: completing a receive
+ * (on its message's last PSN), executing a READ or an atomic, and NAKing
+ * an error found in a message. An error therefore reaches the requester
+ * only after everything before it was placed, and no ACK ever covers a PSN
+ * that failed: the fatal NAK's cumulative PSN is the failed one, the core
+ * answers nothing after it, and the QP is in the error state before
+ * anything else goes out.
  *
  * Receive WQEs are copied out of the receive queue, or the SRQ, in RSN
  * order into recvs[] when a message first needs one; a SEND for a receive
@@ -59,11 +67,11 @@ struct mrc_resp_ctx {
 	struct mrc_dev *mdev;
 	const struct mrc_pkt *pkt;	/* the packet; NULL in the work */
 	const struct mrc_rx_meta *meta;
+	u32 flags;			/* the packet's MRC_RECEIVER_F_* */
 	struct sk_buff_head txq;	/* sent after qp->lock is released */
 	enum ib_event_type qp_event;
 	bool has_qp_event;
 	bool srq_event;
-	bool fatal;			/* a fatal NAK is queued: no ACK after it */
 	bool more_reads;		/* READ responses left for the work */
 };
 
@@ -147,7 +155,9 @@ int mrc_resp_init(struct mrc_qp *qp)
 		return -ENOMEM;
 	}
 	mrc_resp_reset_rd(resp);
-	mrc_rx_init(&resp->window, 0);
+	mrc_receiver_init(&resp->rcv, 0);
+	mrc_receiver_keep_atomics(&resp->rcv, resp->atomics,
+				  MRC_RESP_ATOMIC_SLOTS);
 	return 0;
 }
 
@@ -174,10 +184,10 @@ void mrc_resp_start(struct mrc_qp *qp)
 {
 	struct mrc_resp_state *resp = &qp->resp;
 
-	mrc_rx_init(&resp->window, qp->rq_psn);
+	mrc_receiver_init(&resp->rcv, qp->rq_psn);
+	mrc_receiver_keep_atomics(&resp->rcv, resp->atomics,
+				  MRC_RESP_ATOMIC_SLOTS);
 	memset(resp->actions, 0, MRC_RX_WINDOW * sizeof(*resp->actions));
-	memset(resp->atomics, 0,
-	       MRC_RESP_ATOMIC_SLOTS * sizeof(*resp->atomics));
 	mrc_resp_reset_rd(resp);
 	resp->rsn_done = 0;
 	resp->rsn_fetched = 0;
@@ -199,36 +209,32 @@ static void mrc_resp_queue(struct mrc_resp_ctx *ctx, struct mrc_pkt *pkt,
 		__skb_queue_tail(&ctx->txq, skb);
 }
 
-/*
- * An ACK, or a NAK of @nak_psn with @syndrome. It echoes the packet being
- * handled, if any. A fatal NAK acknowledges exactly the PSNs before the
- * failed one; anything else reports the window.
- */
-static void mrc_resp_queue_ack(struct mrc_resp_ctx *ctx, u8 syndrome,
-			       u32 nak_psn, bool fatal)
+/* The receiver core's answer, echoing the packet being handled. */
+static void mrc_resp_queue_reply(struct mrc_resp_ctx *ctx,
+				 const struct mrc_receiver_reply *reply)
 {
-	struct mrc_resp_state *resp = &ctx->qp->resp;
 	const struct mrc_pkt *trigger = ctx->pkt;
 	struct mrc_pkt ack = {};
 
-	ack.hdr.opcode = syndrome == MRC_SYN_ACK ? MRC_OP_ACK : MRC_OP_NAK;
-	ack.hdr.psn = trigger ? trigger->hdr.psn : nak_psn;
+	ack.hdr.opcode = reply->syndrome == MRC_SYN_ACK ? MRC_OP_ACK :
+			 MRC_OP_NAK;
+	ack.hdr.psn = trigger ? trigger->hdr.psn : reply->nak_psn;
 	if (trigger) {
 		ack.ack.ev_echo = trigger->hdr.ev;
 		ack.ack.ts_echo = trigger->hdr.ts;
 	}
-	if (ctx->meta && ctx->meta->ecn == INET_ECN_CE)
+	if (reply->ecn_ce)
 		ack.ack.flags = MRC_ACK_F_ECN_CE;
-	ack.ack.cum_psn = fatal ? nak_psn : mrc_rx_epsn(&resp->window);
-	ack.ack.msn = resp->rsn_done;
-	ack.ack.syndrome = syndrome;
-	if (syndrome == MRC_NAK_RNR)
+	ack.ack.cum_psn = reply->cum_psn;
+	ack.ack.msn = ctx->qp->resp.rsn_done;
+	ack.ack.syndrome = reply->syndrome;
+	if (reply->syndrome == MRC_NAK_RNR)
 		ack.ack.rnr_timer = ctx->qp->min_rnr_timer;
-	if (syndrome != MRC_SYN_ACK)
-		ack.ack.nak_psn = nak_psn;
-	if (!fatal)
-		ack.ack.sack_words = mrc_rx_sack(&resp->window, ack.ack.sack,
-						 MRC_SACK_MAX_WORDS);
+	ack.ack.nak_psn = reply->nak_psn;
+	/* The wire holds the first words; the rest is reported later. */
+	ack.ack.sack_words = min_t(u32, reply->nwords, MRC_SACK_MAX_WORDS);
+	memcpy(ack.ack.sack, reply->sack,
+	       ack.ack.sack_words * sizeof(ack.ack.sack[0]));
 	mrc_resp_queue(ctx, &ack, 0, NULL);
 }
 
@@ -465,16 +471,22 @@ void mrc_resp_flush(struct mrc_qp *qp)
 
 /* ---- in-order actions ---- */
 
-static void mrc_resp_set_action(struct mrc_resp_ctx *ctx, u32 psn, u8 type,
+static bool mrc_resp_set_action(struct mrc_resp_ctx *ctx, u32 psn, u8 type,
 				u8 syndrome, bool recv, u32 arg)
 {
 	struct mrc_resp_state *resp = &ctx->qp->resp;
 	struct mrc_resp_action *a = &resp->actions[psn & (MRC_RX_WINDOW - 1)];
 
+	/*
+	 * The PSN being handled, or a later one of its message: never one
+	 * the in-order point was polled past, nor a window beyond it.
+	 */
+	if (!mrc_receiver_mark(&resp->rcv, psn))
+		return false;
 	if (a->type != MRC_RESP_ACT_NONE) {
 		/* Only an error displaces what was there. */
 		if (type != MRC_RESP_ACT_NAK || a->type == MRC_RESP_ACT_NAK)
-			return;
+			return true;
 		if (a->type == MRC_RESP_ACT_RD_ATOMIC) {
 			list_add(&resp->rd[a->arg].node, &resp->rd_free);
 			resp->rd_pending--;
@@ -484,6 +496,7 @@ static void mrc_resp_set_action(struct mrc_resp_ctx *ctx, u32 psn, u8 type,
 	a->syndrome = syndrome;
 	a->recv = recv;
 	a->arg = arg;
+	return true;
 }
 
 /* A fatal error in the message of @psn: NAK it when its turn comes. */
@@ -502,6 +515,7 @@ static void mrc_resp_fatal(struct mrc_resp_ctx *ctx, u32 psn, u8 syndrome,
 {
 	struct mrc_qp *qp = ctx->qp;
 	struct mrc_resp_state *resp = &qp->resp;
+	struct mrc_receiver_reply reply;
 	struct mrc_resp_recv *e;
 
 	if (recv && rsn == resp->rsn_done && rsn != resp->rsn_fetched) {
@@ -509,8 +523,8 @@ static void mrc_resp_fatal(struct mrc_resp_ctx *ctx, u32 psn, u8 syndrome,
 		if (e->status != IB_WC_SUCCESS)
 			mrc_resp_recv_done(qp, e, e->status);
 	}
-	mrc_resp_queue_ack(ctx, syndrome, psn, true);
-	ctx->fatal = true;
+	mrc_receiver_fail(&resp->rcv, psn, syndrome, ctx->flags, &reply);
+	mrc_resp_queue_reply(ctx, &reply);
 	if (syndrome == MRC_NAK_REMOTE_ACCESS_ERROR) {
 		ctx->qp_event = IB_EVENT_QP_ACCESS_ERR;
 		ctx->has_qp_event = true;
@@ -680,21 +694,16 @@ static u8 mrc_resp_atomic_exec(struct mrc_resp_ctx *ctx,
 static u8 mrc_resp_atomic(struct mrc_resp_ctx *ctx, struct mrc_resp_rd *rd)
 {
 	struct mrc_resp_state *resp = &ctx->qp->resp;
-	struct mrc_resp_atomic *saved;
 	u64 orig;
 	u8 syndrome = 0;
 
-	saved = &resp->atomics[rd->msn & (MRC_RESP_ATOMIC_SLOTS - 1)];
-	if (!saved->valid || saved->msn != rd->msn) {
+	if (!mrc_receiver_atomic_result(&resp->rcv, rd->msn, &orig)) {
 		syndrome = mrc_resp_atomic_exec(ctx, rd, &orig);
 		if (syndrome)
 			goto out;
-		saved->valid = true;
-		saved->msn = rd->msn;
-		saved->psn = rd->psn;
-		saved->orig = orig;
+		mrc_receiver_atomic_executed(&resp->rcv, rd->msn, orig);
 	}
-	mrc_resp_queue_atomic_resp(ctx, rd->msn, rd->psn, saved->orig);
+	mrc_resp_queue_atomic_resp(ctx, rd->msn, rd->psn, orig);
 out:
 	list_add(&rd->node, &resp->rd_free);
 	return syndrome;
@@ -716,14 +725,15 @@ static void mrc_resp_rd_execute(struct mrc_resp_ctx *ctx, u32 index)
 		mrc_resp_fatal(ctx, psn, syndrome, false, 0);
 }
 
-/* Does what the in-order point, now past [@from, epsn), has reached. */
-static void mrc_resp_advance(struct mrc_resp_ctx *ctx, u32 from)
+/* Does the actions of the PSNs the in-order point has passed, in order. */
+static void mrc_resp_advance(struct mrc_resp_ctx *ctx)
 {
 	struct mrc_resp_state *resp = &ctx->qp->resp;
-	u32 to = mrc_rx_epsn(&resp->window), psn;
 	struct mrc_resp_action *slot, a;
+	u32 psn;
 
-	for (psn = from; psn != to && !ctx->fatal; psn = mrc_psn_add(psn, 1)) {
+	/* After a fatal NAK the core reports nothing more. */
+	while (mrc_receiver_poll_done(&resp->rcv, &psn)) {
 		slot = &resp->actions[psn & (MRC_RX_WINDOW - 1)];
 		if (slot->type == MRC_RESP_ACT_NONE)
 			continue;
@@ -899,16 +909,20 @@ static void mrc_resp_rd_packet(struct mrc_resp_ctx *ctx)
 	/* READ_REQ: offset + length <= 2^31, checked by the codec. */
 	rd->offset = pkt->msgh.offset;
 	rd->end = pkt->msgh.offset + pkt->msgh.length;
+	if (!mrc_resp_set_action(ctx, rd->psn, MRC_RESP_ACT_RD_ATOMIC, 0,
+				 false, rd - resp->rd)) {
+		list_add(&rd->node, &resp->rd_free);
+		return;
+	}
 	resp->rd_pending++;
-	mrc_resp_set_action(ctx, rd->psn, MRC_RESP_ACT_RD_ATOMIC, 0, false,
-			    rd - resp->rd);
 }
 
 /* ---- duplicates ---- */
 
 /*
- * A READ_REQ seen before whose in-order point has passed: the requester
- * lost the responses, so they go out again (a READ is idempotent). Not
+ * A READ_REQ the receiver core replays (its in-order point has passed):
+ * the requester lost the responses, so they go out again (a READ is
+ * idempotent). Not
  * when they are still going out, nor, silently, when the MR is gone: a
  * new READ_REQ would fail properly.
  */
@@ -939,16 +953,32 @@ static void mrc_resp_read_again(struct mrc_resp_ctx *ctx)
 static void mrc_resp_atomic_again(struct mrc_resp_ctx *ctx)
 {
 	const struct mrc_pkt *pkt = ctx->pkt;
-	struct mrc_resp_atomic *saved;
+	u64 orig;
 
-	saved = &ctx->qp->resp.atomics[pkt->msgh.msn &
-				       (MRC_RESP_ATOMIC_SLOTS - 1)];
-	if (saved->valid && saved->msn == pkt->msgh.msn)
-		mrc_resp_queue_atomic_resp(ctx, saved->msn, pkt->hdr.psn,
-					   saved->orig);
+	if (mrc_receiver_atomic_result(&ctx->qp->resp.rcv, pkt->msgh.msn,
+				       &orig))
+		mrc_resp_queue_atomic_resp(ctx, pkt->msgh.msn, pkt->hdr.psn,
+					   orig);
 }
 
 /* ---- the receive path ---- */
+
+/* The receiver core's view of the packet being handled. */
+static u32 mrc_resp_flags(const struct mrc_resp_ctx *ctx)
+{
+	const struct mrc_pkt *pkt = ctx->pkt;
+	u32 flags = 0;
+
+	if (pkt->hdr.flags & MRC_F_ACK_REQ)
+		flags |= MRC_RECEIVER_F_ACK_REQ;
+	if (pkt->trimmed)
+		flags |= MRC_RECEIVER_F_TRIMMED;
+	if (ctx->meta && ctx->meta->ecn == INET_ECN_CE)
+		flags |= MRC_RECEIVER_F_ECN_CE;
+	if (mrc_resp_is_rd_atomic(pkt->hdr.opcode))
+		flags |= MRC_RECEIVER_F_RESPONDS;
+	return flags;
+}
 
 /* From the QP's peer, to the QP's address, from the peer's QP. */
 static void mrc_resp_handle(struct mrc_resp_ctx *ctx, struct sk_buff *skb)
@@ -956,9 +986,10 @@ static void mrc_resp_handle(struct mrc_resp_ctx *ctx, struct sk_buff *skb)
 	struct mrc_qp *qp = ctx->qp;
 	struct mrc_resp_state *resp = &qp->resp;
 	const struct mrc_pkt *pkt = ctx->pkt;
-	u32 psn = pkt->hdr.psn, epsn = mrc_rx_epsn(&resp->window);
-	bool in_window = mrc_psn_in_window(psn, epsn, MRC_RX_WINDOW);
+	u32 psn = pkt->hdr.psn, epsn = mrc_receiver_epsn(&resp->rcv);
 	u8 opcode = pkt->hdr.opcode, syndrome;
+	struct mrc_receiver_reply reply;
+	struct mrc_receiver_verdict v;
 	struct mrc_resp_recv *e = NULL;
 	int recv_err = 0;
 
@@ -973,34 +1004,32 @@ static void mrc_resp_handle(struct mrc_resp_ctx *ctx, struct sk_buff *skb)
 	if (pkt->trimmed)
 		mrc_stats_inc(ctx->mdev, MRC_CNT_TRIMS);
 
-	if (mrc_rx_received(&resp->window, psn)) {
-		/* Re-ACK; a READ or atomic already done is answered again. */
-		mrc_stats_inc(ctx->mdev, MRC_CNT_DUPLICATES);
-		if (!in_window && opcode == MRC_OP_READ_REQ)
+	ctx->flags = mrc_resp_flags(ctx);
+	mrc_receiver_check(&resp->rcv, psn, ctx->flags, &v, &reply);
+	if (v.action != MRC_RECEIVER_DELIVER) {
+		if (v.action == MRC_RECEIVER_DUPLICATE)
+			mrc_stats_inc(ctx->mdev, MRC_CNT_DUPLICATES);
+		else if (v.action == MRC_RECEIVER_DROP)
+			mrc_stats_inc(ctx->mdev, MRC_CNT_RX_DROP_OUT_OF_WINDOW);
+		if (v.replay && opcode == MRC_OP_READ_REQ)
 			mrc_resp_read_again(ctx);
-		else if (!in_window && mrc_resp_is_rd_atomic(opcode))
+		else if (v.replay)
 			mrc_resp_atomic_again(ctx);
-		mrc_resp_queue_ack(ctx, MRC_SYN_ACK, 0, false);
-		return;
-	}
-	if (!in_window) {
-		mrc_stats_inc(ctx->mdev, MRC_CNT_RX_DROP_OUT_OF_WINDOW);
+		if (v.reply)
+			mrc_resp_queue_reply(ctx, &reply);
 		return;
 	}
 
 	/*
-	 * Refusals that leave the PSN unreceived, for the requester to send
-	 * again: a trimmed packet at once, a SEND when its receive is
-	 * posted, a READ or atomic when we have room for it.
+	 * New, but our resources may refuse it, leaving the PSN unreceived
+	 * for the requester to send again: a SEND when its receive is
+	 * posted (RNR NAK), a READ or atomic when we have room for it.
 	 */
-	if (pkt->trimmed) {
-		mrc_resp_queue_ack(ctx, MRC_NAK_TRIMMED, psn, false);
-		return;
-	}
 	if (mrc_resp_needs_recv(opcode)) {
 		recv_err = mrc_resp_get_recv(ctx, pkt->msgh.msn, &e);
 		if (recv_err == -EAGAIN) {
-			mrc_resp_queue_ack(ctx, MRC_NAK_RNR, psn, false);
+			mrc_receiver_rnr(&resp->rcv, psn, ctx->flags, &reply);
+			mrc_resp_queue_reply(ctx, &reply);
 			return;
 		}
 	}
@@ -1009,7 +1038,7 @@ static void mrc_resp_handle(struct mrc_resp_ctx *ctx, struct sk_buff *skb)
 		return;
 	}
 
-	mrc_rx_accept(&resp->window, psn);
+	mrc_receiver_accept(&resp->rcv, psn, ctx->flags, &v, &reply);
 	if (psn != epsn)
 		mrc_stats_inc(ctx->mdev, MRC_CNT_OUT_OF_ORDER);
 
@@ -1042,17 +1071,10 @@ static void mrc_resp_handle(struct mrc_resp_ctx *ctx, struct sk_buff *skb)
 		break;
 	}
 
-	mrc_resp_advance(ctx, epsn);
-	/*
-	 * ACK what the requester asks for, what arrived out of order, and an
-	 * in-order packet that closed a hole (the expected PSN moved past
-	 * PSNs that arrived before it): nothing else would acknowledge it
-	 * when it was the last to arrive of a sprayed burst, and the
-	 * requester, holding it in flight, would wait for its RTO.
-	 */
-	if (!ctx->fatal && (pkt->hdr.flags & MRC_F_ACK_REQ || psn != epsn ||
-			    mrc_rx_epsn(&resp->window) != mrc_psn_add(psn, 1)))
-		mrc_resp_queue_ack(ctx, MRC_SYN_ACK, 0, false);
+	mrc_resp_advance(ctx);
+	/* The core's ACK, unless a fatal NAK went out instead. */
+	if (v.reply && !mrc_receiver_failed(&resp->rcv))
+		mrc_resp_queue_reply(ctx, &reply);
 }
 
 void mrc_resp_rcv(struct mrc_qp *qp, struct sk_buff *skb,
@@ -1063,7 +1085,7 @@ void mrc_resp_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 	mrc_resp_ctx_init(&ctx, qp, pkt, meta);
 	spin_lock_bh(&qp->lock);
 	mrc_resp_handle(&ctx, skb);
-	if (!ctx.fatal && mrc_resp_state_ok(qp) &&
+	if (!mrc_receiver_failed(&qp->resp.rcv) && mrc_resp_state_ok(qp) &&
 	    !list_empty(&qp->resp.rd_sending))
 		ctx.more_reads = mrc_resp_send_reads(&ctx,
 						     MRC_RESP_INLINE_READ_PKTS);

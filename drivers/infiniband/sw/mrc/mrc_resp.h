@@ -14,7 +14,7 @@
 #include <rdma/mrc-abi.h>
 
 #include "mrc_param.h"
-#include "mrc_sack.h"
+#include "mrc_receiver.h"
 
 struct mrc_qp;
 struct sk_buff;
@@ -78,15 +78,10 @@ struct mrc_resp_rd {
 	u8 opcode;
 };
 
-struct mrc_resp_atomic {
-	u64 orig;
-	u32 msn;
-	u32 psn;
-	bool valid;
-};
-
 struct mrc_resp_state {
-	struct mrc_rx_window window;
+	/* The protocol's decisions: window, answers, in-order point. */
+	struct mrc_receiver rcv;
+	/* What to do when the in-order point passes a marked PSN. */
 	struct mrc_resp_action *actions;	/* [MRC_RX_WINDOW], by PSN */
 
 	/* Receives: RSN n lives at recvs + (n & recv_mask) * recv_stride. */
@@ -101,7 +96,8 @@ struct mrc_resp_state {
 	struct list_head rd_free;
 	struct list_head rd_sending;		/* READs answering, in order */
 	u32 rd_pending;		/* waiting for the in-order point */
-	struct mrc_resp_atomic *atomics;	/* [MRC_RESP_ATOMIC_SLOTS] */
+	/* The receiver core's atomic results: [MRC_RESP_ATOMIC_SLOTS]. */
+	struct mrc_receiver_atomic *atomics;
 
 	struct work_struct work;	/* sends what READs have left */
 	bool stopping;
@@ -110,7 +106,9 @@ struct mrc_resp_state {
 /* Process context: allocate and free a QP's responder state. */
 int mrc_resp_init(struct mrc_qp *qp);
 void mrc_resp_cleanup(struct mrc_qp *qp);
-/* The QP entered RTR: start the window at rq_psn. Caller holds qp->lock. */
+/*
+ * The QP entered RTR: start the receiver at rq_psn. Caller holds qp->lock.
+ */
 void mrc_resp_start(struct mrc_qp *qp);
 /*
  * The QP's receive queue is being flushed (error state): complete with
