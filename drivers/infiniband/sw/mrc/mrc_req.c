@@ -41,7 +41,7 @@
 #include "mrc_txq.h"
 #include "mrc_xmit.h"
 
-static bool mrc_req_pass(struct mrc_task *task, unsigned int *budget);
+static bool mrc_req_pass(struct mrc_task *task, u32 *budget);
 static enum hrtimer_restart mrc_req_timer(struct hrtimer *t);
 
 /*
@@ -881,7 +881,7 @@ static bool mrc_req_fill(struct mrc_qp *qp, struct sk_buff_head *out)
  * while it runs makes it look again, and after a burst's worth it hands
  * over to the work, so a posting task is not kept sending for others.
  */
-static bool mrc_req_pass(struct mrc_task *task, unsigned int *budget)
+static bool mrc_req_pass(struct mrc_task *task, u32 *budget)
 {
 	struct mrc_qp *qp = container_of(task, struct mrc_qp, req.task);
 	struct sk_buff_head out;

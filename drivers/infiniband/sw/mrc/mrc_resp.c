@@ -67,7 +67,7 @@ struct mrc_resp_ctx {
 	bool more_reads;		/* READ responses left for the work */
 };
 
-static bool mrc_resp_read_pass(struct mrc_task *task, unsigned int *budget);
+static bool mrc_resp_read_pass(struct mrc_task *task, u32 *budget);
 
 static void mrc_resp_ctx_init(struct mrc_resp_ctx *ctx, struct mrc_qp *qp,
 			      const struct mrc_pkt *pkt,
@@ -1073,7 +1073,7 @@ void mrc_resp_rcv(struct mrc_qp *qp, struct sk_buff *skb,
  * One pass of the READ task (mrc_task.h), on mrc_wq: a batch of READ
  * response packets; the budget counts packets.
  */
-static bool mrc_resp_read_pass(struct mrc_task *task, unsigned int *budget)
+static bool mrc_resp_read_pass(struct mrc_task *task, u32 *budget)
 {
 	struct mrc_qp *qp = container_of(task, struct mrc_qp, resp.task);
 	struct mrc_resp_state *resp = &qp->resp;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The QP engines' runner (mrc_task.h).
+ * The QP engines' runner (mrc_task.h). Who runs and what comes next is
+ * decided by core/mrc_task_state.c under task->lock; this file does what
+ * it answers: queue the work, run a pass, wake the stopper.
  */
 #include <linux/sched.h>
 #include <linux/wait_bit.h>
@@ -10,80 +12,58 @@
 
 static void mrc_task_work(struct work_struct *work);
 
-void mrc_task_init(struct mrc_task *task, mrc_task_fn fn, unsigned int budget)
+void mrc_task_init(struct mrc_task *task, mrc_task_fn fn, u32 budget)
 {
 	spin_lock_init(&task->lock);
-	task->state = MRC_TASK_IDLE;
-	task->stopped = false;
+	mrc_task_state_init(&task->state);
 	task->fn = fn;
-	task->budget = max(budget, 1U);
+	task->budget = max_t(u32, budget, 1);
 	INIT_WORK(&task->work, mrc_task_work);
 }
 
 /* True when the caller now owns the task; else it is armed (or stopped). */
 static bool mrc_task_claim(struct mrc_task *task)
 {
+	enum mrc_task_action action;
 	unsigned long flags;
-	bool claimed = false;
 
 	spin_lock_irqsave(&task->lock, flags);
-	if (!task->stopped) {
-		if (task->state == MRC_TASK_IDLE) {
-			task->state = MRC_TASK_BUSY;
-			claimed = true;
-		} else {
-			task->state = MRC_TASK_ARMED;
-		}
-	}
+	action = mrc_task_state_claim(&task->state);
 	spin_unlock_irqrestore(&task->lock, flags);
-	return claimed;
+	return action == MRC_TASK_RUN;
 }
 
-/*
- * After a pass: true when the owner runs another (work left or a kick
- * came, and budget is left). Otherwise the task is idle again, with the
- * work queued when something is left, none once stopped.
- */
-static bool mrc_task_again(struct mrc_task *task, bool more,
-			   unsigned int budget)
+/* After a pass: true when the owner runs another. */
+static bool mrc_task_pass_done(struct mrc_task *task, bool more, u32 budget)
 {
+	enum mrc_task_action action;
 	unsigned long flags;
-	bool again = false;
 
 	spin_lock_irqsave(&task->lock, flags);
-	more = more || task->state == MRC_TASK_ARMED;
-	if (task->stopped) {
-		task->state = MRC_TASK_IDLE;
+	action = mrc_task_state_pass_done(&task->state, more, budget);
+	if (action == MRC_TASK_QUEUE)
+		queue_work(mrc_wq, &task->work);
+	else if (action == MRC_TASK_WAKE)
 		/*
 		 * Under the lock, which mrc_task_stop()'s condition takes
-		 * after queueing itself: it sees IDLE or gets woken.
+		 * after queueing itself: it sees the task idle or is woken.
 		 */
 		wake_up_var(task);
-	} else if (more && budget) {
-		task->state = MRC_TASK_BUSY;
-		again = true;
-	} else {
-		task->state = MRC_TASK_IDLE;
-		if (more)
-			queue_work(mrc_wq, &task->work);
-	}
 	spin_unlock_irqrestore(&task->lock, flags);
-	return again;
+	return action == MRC_TASK_RUN;
 }
 
 /* The owner's run: passes until nothing is left or the budget is spent. */
 static void mrc_task_execute(struct mrc_task *task)
 {
-	unsigned int budget = task->budget, before;
+	u32 budget = task->budget, left;
 	bool more;
 
 	do {
-		before = budget;
-		more = task->fn(task, &budget);
-		/* A pass that did nothing still costs: kicks cannot hold us. */
-		if (budget >= before)
-			budget = before - 1;
-	} while (mrc_task_again(task, more, budget));
+		left = budget;
+		more = task->fn(task, &left);
+		budget = mrc_task_charge(budget, left);
+	} while (mrc_task_pass_done(task, more, budget));
 }
 
 void mrc_task_run(struct mrc_task *task)
@@ -102,12 +82,8 @@ void mrc_task_kick(struct mrc_task *task)
 	unsigned long flags;
 
 	spin_lock_irqsave(&task->lock, flags);
-	if (!task->stopped) {
-		if (task->state == MRC_TASK_IDLE)
-			queue_work(mrc_wq, &task->work);
-		else
-			task->state = MRC_TASK_ARMED;
-	}
+	if (mrc_task_state_kick(&task->state) == MRC_TASK_QUEUE)
+		queue_work(mrc_wq, &task->work);
 	spin_unlock_irqrestore(&task->lock, flags);
 }
 
@@ -117,7 +93,7 @@ static bool mrc_task_idle(struct mrc_task *task)
 	bool idle;
 
 	spin_lock_irqsave(&task->lock, flags);
-	idle = task->state == MRC_TASK_IDLE;
+	idle = !mrc_task_state_running(&task->state);
 	spin_unlock_irqrestore(&task->lock, flags);
 	return idle;
 }
@@ -128,7 +104,7 @@ void mrc_task_stop(struct mrc_task *task)
 
 	might_sleep();
 	spin_lock_irqsave(&task->lock, flags);
-	task->stopped = true;
+	mrc_task_state_stop(&task->state);
 	spin_unlock_irqrestore(&task->lock, flags);
 	/* Nothing queues the work any more: wait for a run of it ... */
 	cancel_work_sync(&task->work);

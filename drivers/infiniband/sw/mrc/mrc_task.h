@@ -6,7 +6,7 @@
  * (mrc_task_kick()), and that runs again when kicked while it runs.
  * Documentation/architecture.rst, "Task engine".
  *
- * States (task->state, under task->lock):
+ * States (task->state, under task->lock; core/mrc_task_state.h decides):
  *   IDLE   nobody runs the handler;
  *   BUSY   one context runs it;
  *   ARMED  one context runs it and was kicked meanwhile: it runs another
@@ -45,6 +45,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "mrc_task_state.h"
+
 struct mrc_task;
 
 /*
@@ -52,25 +54,18 @@ struct mrc_task;
  * unit is the handler's own, e.g. a packet), lowers *@budget by what it
  * did (never below 0) and returns true when it stopped with work left.
  */
-typedef bool (*mrc_task_fn)(struct mrc_task *task, unsigned int *budget);
-
-enum mrc_task_state {
-	MRC_TASK_IDLE,
-	MRC_TASK_BUSY,
-	MRC_TASK_ARMED,
-};
+typedef bool (*mrc_task_fn)(struct mrc_task *task, u32 *budget);
 
 struct mrc_task {
-	spinlock_t lock;		/* guards @state and @stopped */
-	enum mrc_task_state state;
-	bool stopped;
+	spinlock_t lock;		/* guards @state */
+	struct mrc_task_state state;
 	mrc_task_fn fn;
-	unsigned int budget;		/* units per run */
+	u32 budget;			/* units per run */
 	struct work_struct work;	/* on mrc_wq */
 };
 
 /* Process context, before any kick. */
-void mrc_task_init(struct mrc_task *task, mrc_task_fn fn, unsigned int budget);
+void mrc_task_init(struct mrc_task *task, mrc_task_fn fn, u32 budget);
 /* Runs the handler on mrc_wq, or again if it is running. */
 void mrc_task_kick(struct mrc_task *task);
 /* Runs the handler in the calling task, or again if it is running. */

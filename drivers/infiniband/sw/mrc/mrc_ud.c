@@ -41,7 +41,7 @@ struct mrc_ud_tx {
 	struct mrc_av av;
 };
 
-static bool mrc_ud_send_pass(struct mrc_task *task, unsigned int *budget);
+static bool mrc_ud_send_pass(struct mrc_task *task, u32 *budget);
 
 int mrc_ud_init(struct mrc_qp *qp)
 {
@@ -243,7 +243,7 @@ static void mrc_ud_send_done(struct mrc_qp *qp, const struct mrc_send_wqe *wqe,
 }
 
 /* One pass of the send task (mrc_task.h); the budget counts datagrams. */
-static bool mrc_ud_send_pass(struct mrc_task *task, unsigned int *budget)
+static bool mrc_ud_send_pass(struct mrc_task *task, u32 *budget)
 {
 	struct mrc_qp *qp = container_of(task, struct mrc_qp, ud.task);
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
