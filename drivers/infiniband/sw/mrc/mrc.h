@@ -34,6 +34,11 @@
  *	(comp_handler, QP, SRQ, CQ or device events) is called under any lock
  *	of ours: completions record the handlers due and the poster runs them
  *	after unlocking (mrc_cq.h).
+ * QP tasks (mrc_task.h): task->lock guards a task's run state. A leaf,
+ *	taken with IRQs saved so that a kick may come from any context but a
+ *	hard IRQ handler and under any lock of ours (qp->lock, the transmit
+ *	budget's); nothing of ours is taken under it. The handler runs with
+ *	no lock held and takes qp->lock itself.
  * Memory regions (mrc_mr.h): mrs.xa's own lock serialises allocating and
  *	freeing key indices (process context); key lookups take no lock
  *	(RCU plus a reference per MR). No lock of ours is taken in

@@ -8,16 +8,16 @@
  * turns its answers into packets and completions (protocol-core.rst,
  * "Status").
  *
- * Context: the send work runs on mrc_wq, and a user QP's doorbell runs the
- * same code in the posting task (mrc_req_run()); ACKs and responses arrive
+ * Context: the send task (mrc_task.h) runs on mrc_wq, and a user QP's
+ * doorbell runs it in the posting task; ACKs and responses arrive
  * in softirq (mrc_req_rcv()); the retransmission timer is an hrtimer that
  * expires in softirq (HRTIMER_MODE_REL_SOFT), so its resolution is the
  * clock's, microseconds, not a jiffy, and its callback runs in the same
  * context as the ACK path's.
  * All of them take qp->lock with BHs disabled. Only the ones that build
- * data packets (mrc_req_run()) transmit, after releasing the lock, and only
- * one of them at a time per QP (req->sending, mrc_req.h); the ACK path and
- * the timer never transmit, they kick the send work.
+ * data packets (mrc_req_pass()) transmit, after releasing the lock, and
+ * only one of them at a time per QP (the task's one runner); the ACK path
+ * and the timer never transmit, they kick the send task.
  *
  * Lock order: qp->lock, then nothing of ours but what it already nests
  * (mrc_qp.h); mdev->settings_lock is taken only without qp->lock
@@ -41,11 +41,11 @@
 #include "mrc_net.h"
 #include "mrc_qp.h"
 #include "mrc_stats.h"
+#include "mrc_task.h"
 #include "mrc_txq.h"
-#include "mrc_wq.h"
 #include "mrc_xmit.h"
 
-static void mrc_req_work(struct work_struct *work);
+static bool mrc_req_pass(struct mrc_task *task, u32 *budget);
 static enum hrtimer_restart mrc_req_timer(struct hrtimer *t);
 
 /*
@@ -133,7 +133,7 @@ int mrc_req_init(struct mrc_qp *qp)
 	int err;
 
 	/* First: the error path's mrc_req_cleanup() stops both. */
-	INIT_WORK(&req->work, mrc_req_work);
+	mrc_task_init(&req->task, mrc_req_pass, MRC_REQ_BURST);
 	hrtimer_setup(&req->timer, mrc_req_timer, CLOCK_MONOTONIC,
 		      HRTIMER_MODE_REL_SOFT);
 	req->entries = kvcalloc(qp->sq.num_slots, sizeof(*req->entries),
@@ -172,18 +172,19 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 		req->stopping = true;
 		spin_unlock_bh(&qp->lock);
 		/*
-		 * The work may re-arm the timer and the timer queue the work;
-		 * with stopping set neither does any more. hrtimer_cancel()
-		 * waits for a callback that is running.
+		 * The task may re-arm the timer and the timer kick the task;
+		 * with stopping set the task re-arms nothing, and once stopped
+		 * it takes no kick. hrtimer_cancel() waits for a callback that
+		 * is running.
 		 */
 		hrtimer_cancel(&req->timer);
-		cancel_work_sync(&req->work);
+		mrc_task_stop(&req->task);
 		hrtimer_cancel(&req->timer);
 		mrc_req_free_read_maps(qp);
 	}
 	/*
 	 * Nothing transmits any more; a packet still queued kicks nobody
-	 * (until here, @stopping made its kick a no-op).
+	 * (until here, the stopped task made its kick a no-op).
 	 */
 	if (req->txq) {
 		mrc_txq_detach(req->txq);
@@ -201,8 +202,7 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 
 void mrc_req_kick(struct mrc_qp *qp)
 {
-	if (!READ_ONCE(qp->req.stopping))
-		queue_work(mrc_wq, &qp->req.work);
+	mrc_task_kick(&qp->req.task);
 }
 
 /* Sets the timer @delay_us from @now, remembering when it is due. */
@@ -930,63 +930,34 @@ static bool mrc_req_fill(struct mrc_qp *qp, struct sk_buff_head *out)
 	return more;
 }
 
-/* Looks an owner of the sending takes for work others left it. */
-#define MRC_REQ_SEND_PASSES	8
-
 /*
- * One run of the requester; true when it left packets to send (the caller
- * kicks the send work for them).
+ * One pass of the send task (mrc_task.h): builds what may go out now under
+ * qp->lock and hands it to the IP layer after dropping it; true when it
+ * stopped for the burst limit with more to send. The budget counts
+ * packets.
  *
- * Only one context transmits for a QP at a time (req->sending, set and
- * cleared under qp->lock; mrc_req.h). Packets are built in PSN order under
- * the lock but handed to the IP layer after it is dropped: two contexts
- * doing that at once (the doorbell in a user task and the send work on
- * another CPU) would interleave their batches and reorder the QP's
- * packets, which the responder sees as holes and the requester, after
- * enough of them, as losses. The loser sets req->send_again and returns;
- * the owner looks again before giving up ownership, so no work is lost,
- * and after a burst's worth (or MRC_REQ_SEND_PASSES looks) it hands over
- * to the send work, so a posting task is not kept sending for others.
+ * Packets are built in PSN order under the lock but transmitted without
+ * it: two contexts doing that at once (the doorbell in a user task and the
+ * send work on another CPU) would interleave their batches and reorder the
+ * QP's packets, which the responder sees as holes and the requester, after
+ * enough of them, as losses. The task has one runner at a time; a kick
+ * while it runs makes it look again, and after a burst's worth it hands
+ * over to the work, so a posting task is not kept sending for others.
  */
-static bool mrc_req_run(struct mrc_qp *qp)
+static bool mrc_req_pass(struct mrc_task *task, u32 *budget)
 {
-	struct mrc_req_state *req = &qp->req;
+	struct mrc_qp *qp = container_of(task, struct mrc_qp, req.task);
 	struct sk_buff_head out;
-	u32 sent = 0, passes = 0;
-	bool more = false;
+	bool more;
 
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&qp->lock);
-	if (req->sending) {
-		req->send_again = true;
-		spin_unlock_bh(&qp->lock);
-		return false;
-	}
-	req->sending = true;
-	do {
-		req->send_again = false;
-		more = mrc_req_fill(qp, &out);
-		sent += skb_queue_len(&out);
-		spin_unlock_bh(&qp->lock);
-		mrc_qp_notify(qp);
-		mrc_req_transmit(qp, &out);
-		spin_lock_bh(&qp->lock);
-	} while (req->send_again && !more && sent < MRC_REQ_BURST &&
-		 ++passes < MRC_REQ_SEND_PASSES);
-	/* Work that came in during the last batch goes to the send work. */
-	more = more || req->send_again;
-	req->send_again = false;
-	req->sending = false;
+	more = mrc_req_fill(qp, &out);
 	spin_unlock_bh(&qp->lock);
+	*budget -= min_t(unsigned int, skb_queue_len(&out), *budget);
+	mrc_qp_notify(qp);
+	mrc_req_transmit(qp, &out);
 	return more;
-}
-
-static void mrc_req_work(struct work_struct *work)
-{
-	struct mrc_qp *qp = container_of(work, struct mrc_qp, req.work);
-
-	if (mrc_req_run(qp))
-		mrc_req_kick(qp);
 }
 
 void mrc_req_doorbell(struct mrc_qp *qp)
@@ -995,15 +966,12 @@ void mrc_req_doorbell(struct mrc_qp *qp)
 	 * A user QP rings from a system call: send there and then, as a
 	 * hardware doorbell would, instead of waking a worker for it (a
 	 * context switch on every message of a latency-bound exchange).
-	 * Kernel ULPs may post from any context and keep the work.
+	 * Kernel ULPs may post from any context and kick the work.
 	 */
-	if (qp->user && in_task() && !irqs_disabled() &&
-	    !READ_ONCE(qp->req.stopping)) {
-		if (mrc_req_run(qp))
-			mrc_req_kick(qp);
-		return;
-	}
-	mrc_req_kick(qp);
+	if (qp->user && in_task() && !irqs_disabled())
+		mrc_task_run(&qp->req.task);
+	else
+		mrc_task_kick(&qp->req.task);
 }
 
 /* Whether the requester has something to send now; caller holds qp->lock. */

@@ -5,24 +5,23 @@
  * them when acknowledged (Documentation/datapath.rst). Everything here is
  * guarded by qp->lock.
  *
- * One sender at a time: @sending says that a context (the send work, or a
- * user task ringing the doorbell) owns transmission for the QP; it builds
- * packets under qp->lock, drops the lock to hand them to the IP layer, and
- * takes it again to look for more. A context that finds @sending set only
- * sets @send_again and leaves: the owner loops until nothing is left (or
- * hands over to the send work after a burst), so packets leave in the order
- * they were built and no two CPUs interleave one QP's packets.
+ * One sender at a time: the send task (@task, mrc_task.h) has one runner,
+ * the send work or a user task ringing the doorbell; it builds packets
+ * under qp->lock, drops the lock to hand them to the IP layer, and runs
+ * again when kicked meanwhile (or hands over to the send work after a
+ * burst), so packets leave in the order they were built and no two CPUs
+ * interleave one QP's packets.
  */
 #ifndef MRC_REQ_H
 #define MRC_REQ_H
 
 #include <linux/hrtimer.h>
-#include <linux/workqueue.h>
 #include <rdma/mrc-abi.h>
 
 #include "mrc_nscc.h"
 #include "mrc_param.h"
 #include "mrc_sender.h"
+#include "mrc_task.h"
 
 struct mrc_dev;
 struct mrc_qp;
@@ -48,7 +47,7 @@ struct mrc_txq;
  * IB allows the transport timer.
  */
 #define MRC_REQ_RTO_MAX_FACTOR	4
-/* Packets one run of the send work sends before yielding the CPU. */
+/* Packets one run of the send task sends before yielding the CPU. */
 #define MRC_REQ_BURST		64
 /*
  * A READ asks for its data a segment of at most this many MTUs at a time,
@@ -119,12 +118,10 @@ struct mrc_req_state {
 	struct mrc_nscc_params cc_params;
 	struct mrc_nscc cc;
 	u64 local_wait_us;		/* smoothed build-to-departure wait */
-	struct work_struct work;
+	struct mrc_task task;		/* builds and transmits */
 	struct hrtimer timer;
 	bool started;			/* sender initialised at RTS */
-	bool stopping;			/* destroy: no more work or timers */
-	bool sending;			/* a context is transmitting */
-	bool send_again;		/* and another found work meanwhile */
+	bool stopping;			/* destroy: no more timers */
 };
 
 int mrc_req_init(struct mrc_qp *qp);
@@ -136,7 +133,10 @@ void mrc_req_cleanup(struct mrc_qp *qp);
 void mrc_req_prepare(struct mrc_qp *qp);
 /* The QP entered RTS: start PSNs, MTU, path. Caller holds qp->lock. */
 void mrc_req_start(struct mrc_qp *qp);
-/* Something to do: new work requests, an ACK, a timer. Any context. */
+/*
+ * Something to do: new work requests, an ACK, a timer. Any context but a
+ * hard IRQ handler (mrc_task_kick()).
+ */
 void mrc_req_kick(struct mrc_qp *qp);
 /*
  * New send work requests were posted; the caller holds no lock. A user

@@ -34,9 +34,9 @@
  * execute there too, and their results are kept by MSN so that a repeated
  * request is answered without executing it twice.
  *
- * Context: mrc_resp_rcv() runs in softirq and the READ work in process
- * context; both take qp->lock with BHs disabled and send what they built
- * after releasing it. MR references are held for one packet at most.
+ * Context: mrc_resp_rcv() runs in softirq and the READ task on mrc_wq in
+ * process context; both take qp->lock with BHs disabled and send what they
+ * built after releasing it. MR references are held for one packet at most.
  */
 #include <linux/mm.h>
 #include <linux/skbuff.h>
@@ -51,15 +51,15 @@
 #include "mrc_qp.h"
 #include "mrc_srq.h"
 #include "mrc_stats.h"
-#include "mrc_wq.h"
+#include "mrc_task.h"
 #include "mrc_xmit.h"
 
 /* READ response packets sent from the receive path; the work does more. */
 #define MRC_RESP_INLINE_READ_PKTS	16
 /* READ response packets the work sends per hold of qp->lock ... */
 #define MRC_RESP_READ_BATCH		64
-/* ... and batches before it yields the worker to others. */
-#define MRC_RESP_WORK_ROUNDS		64
+/* ... and per run, before it yields the worker to others (mrc_task.h). */
+#define MRC_RESP_WORK_BUDGET		(4 * MRC_RESP_READ_BATCH)
 
 /* What one call (a packet, or a round of the work) leaves to do unlocked. */
 struct mrc_resp_ctx {
@@ -75,7 +75,7 @@ struct mrc_resp_ctx {
 	bool more_reads;		/* READ responses left for the work */
 };
 
-static void mrc_resp_work(struct work_struct *work);
+static bool mrc_resp_read_pass(struct mrc_task *task, u32 *budget);
 
 static void mrc_resp_ctx_init(struct mrc_resp_ctx *ctx, struct mrc_qp *qp,
 			      const struct mrc_pkt *pkt,
@@ -131,7 +131,7 @@ int mrc_resp_init(struct mrc_qp *qp)
 	struct mrc_resp_state *resp = &qp->resp;
 	u32 nrecv;
 
-	INIT_WORK(&resp->work, mrc_resp_work);
+	mrc_task_init(&resp->task, mrc_resp_read_pass, MRC_RESP_WORK_BUDGET);
 	if (qp->ibqp.srq) {
 		/* An RSN is taken only within a window's worth of messages. */
 		nrecv = MRC_RX_WINDOW;
@@ -165,10 +165,7 @@ void mrc_resp_cleanup(struct mrc_qp *qp)
 {
 	struct mrc_resp_state *resp = &qp->resp;
 
-	spin_lock_bh(&qp->lock);
-	resp->stopping = true;
-	spin_unlock_bh(&qp->lock);
-	cancel_work_sync(&resp->work);
+	mrc_task_stop(&resp->task);
 
 	kvfree(resp->recvs);
 	kvfree(resp->actions);
@@ -277,8 +274,7 @@ static void mrc_resp_srq_event(struct ib_srq *ibsrq)
 
 static void mrc_resp_kick(struct mrc_qp *qp)
 {
-	if (!READ_ONCE(qp->resp.stopping))
-		queue_work(mrc_wq, &qp->resp.work);
+	mrc_task_kick(&qp->resp.task);
 }
 
 /* After qp->lock: transmit, raise events, hand READs to the work. */
@@ -1095,27 +1091,26 @@ void mrc_resp_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 
 /* ---- the READ work ---- */
 
-static void mrc_resp_work(struct work_struct *work)
+/*
+ * One pass of the READ task (mrc_task.h), on mrc_wq: a batch of READ
+ * response packets; the budget counts packets.
+ */
+static bool mrc_resp_read_pass(struct mrc_task *task, u32 *budget)
 {
-	struct mrc_qp *qp = container_of(work, struct mrc_qp, resp.work);
+	struct mrc_qp *qp = container_of(task, struct mrc_qp, resp.task);
 	struct mrc_resp_state *resp = &qp->resp;
 	struct mrc_resp_ctx ctx;
-	unsigned int round;
-	bool more = true;
+	bool more = false;
 
-	for (round = 0; more && round < MRC_RESP_WORK_ROUNDS; round++) {
-		mrc_resp_ctx_init(&ctx, qp, NULL, NULL);
-		spin_lock_bh(&qp->lock);
-		if (resp->stopping || !mrc_resp_state_ok(qp)) {
-			list_splice_init(&resp->rd_sending, &resp->rd_free);
-			more = false;
-		} else {
-			more = mrc_resp_send_reads(&ctx, MRC_RESP_READ_BATCH);
-		}
-		spin_unlock_bh(&qp->lock);
-		mrc_resp_finish(&ctx);
-		cond_resched();
-	}
-	if (more)
-		mrc_resp_kick(qp);
+	mrc_resp_ctx_init(&ctx, qp, NULL, NULL);
+	spin_lock_bh(&qp->lock);
+	if (!mrc_resp_state_ok(qp))
+		list_splice_init(&resp->rd_sending, &resp->rd_free);
+	else
+		more = mrc_resp_send_reads(&ctx, min_t(u32, *budget,
+						       MRC_RESP_READ_BATCH));
+	spin_unlock_bh(&qp->lock);
+	*budget -= min_t(unsigned int, skb_queue_len(&ctx.txq), *budget);
+	mrc_resp_finish(&ctx);
+	return more;
 }

@@ -10,11 +10,11 @@
 
 #include <linux/list.h>
 #include <linux/types.h>
-#include <linux/workqueue.h>
 #include <rdma/mrc-abi.h>
 
 #include "mrc_param.h"
 #include "mrc_receiver.h"
+#include "mrc_task.h"
 
 struct mrc_qp;
 struct sk_buff;
@@ -99,8 +99,7 @@ struct mrc_resp_state {
 	/* The receiver core's atomic results: [MRC_RESP_ATOMIC_SLOTS]. */
 	struct mrc_receiver_atomic *atomics;
 
-	struct work_struct work;	/* sends what READs have left */
-	bool stopping;
+	struct mrc_task task;	/* sends what READs have left */
 };
 
 /* Process context: allocate and free a QP's responder state. */

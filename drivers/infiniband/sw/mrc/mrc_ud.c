@@ -3,8 +3,8 @@
  * Datagram QPs (mrc_ud.h): the send work that turns UD send slots into
  * UD_SEND packets, and the receive of UD_SEND packets into receive WQEs.
  *
- * Context: the send work runs on mrc_wq and takes qp->lock with BHs
- * disabled; mrc_ud_rcv() runs in softirq. Both send or complete what they
+ * Context: the send task (mrc_task.h) runs on mrc_wq and takes qp->lock
+ * with BHs disabled; mrc_ud_rcv() runs in softirq. Both send or complete what they
  * must after releasing the lock, as mrc_xmit.h requires.
  */
 #include <linux/hash.h>
@@ -24,12 +24,14 @@
 #include "mrc_qp.h"
 #include "mrc_srq.h"
 #include "mrc_stats.h"
+#include "mrc_task.h"
 #include "mrc_ud.h"
-#include "mrc_wq.h"
 #include "mrc_xmit.h"
 
-/* Datagrams one run of the send work builds before it sends them. */
+/* Datagrams one pass of the send task builds before it sends them ... */
 #define MRC_UD_BURST		16
+/* ... and one run sends before it yields the worker to others. */
+#define MRC_UD_RUN_BUDGET	(4 * MRC_UD_BURST)
 /* The GRH area at the start of every UD receive buffer (IB). */
 #define MRC_UD_GRH_LEN		40
 
@@ -39,13 +41,13 @@ struct mrc_ud_tx {
 	struct mrc_av av;
 };
 
-static void mrc_ud_send_work(struct work_struct *work);
+static bool mrc_ud_send_pass(struct mrc_task *task, u32 *budget);
 
 int mrc_ud_init(struct mrc_qp *qp)
 {
 	struct mrc_ud_state *ud = &qp->ud;
 
-	INIT_WORK(&ud->work, mrc_ud_send_work);
+	mrc_task_init(&ud->task, mrc_ud_send_pass, MRC_UD_RUN_BUDGET);
 	ud->rx_max_sge = qp->ibqp.srq ? to_mrc_srq(qp->ibqp.srq)->max_sge :
 					qp->max_recv_sge;
 	ud->tx_sges = kcalloc(max_t(u32, qp->max_send_sge, 1),
@@ -66,10 +68,7 @@ void mrc_ud_cleanup(struct mrc_qp *qp)
 {
 	struct mrc_ud_state *ud = &qp->ud;
 
-	spin_lock_bh(&qp->lock);
-	ud->stopping = true;
-	spin_unlock_bh(&qp->lock);
-	cancel_work_sync(&ud->work);
+	mrc_task_stop(&ud->task);
 	kfree(ud->tx_sges);
 	kfree(ud->rx_sges);
 	ud->tx_sges = NULL;
@@ -78,8 +77,7 @@ void mrc_ud_cleanup(struct mrc_qp *qp)
 
 void mrc_ud_kick(struct mrc_qp *qp)
 {
-	if (!READ_ONCE(qp->ud.stopping))
-		queue_work(mrc_wq, &qp->ud.work);
+	mrc_task_kick(&qp->ud.task);
 }
 
 int mrc_ud_fill_wqe(struct mrc_send_wqe *wqe, const struct ib_send_wr *wr)
@@ -244,22 +242,24 @@ static void mrc_ud_send_done(struct mrc_qp *qp, const struct mrc_send_wqe *wqe,
 		mrc_cq_post(to_mrc_cq(qp->ibqp.send_cq), &wc, false);
 }
 
-static void mrc_ud_send_work(struct work_struct *work)
+/* One pass of the send task (mrc_task.h); the budget counts datagrams. */
+static bool mrc_ud_send_pass(struct mrc_task *task, u32 *budget)
 {
-	struct mrc_qp *qp = container_of(work, struct mrc_qp, ud.work);
+	struct mrc_qp *qp = container_of(task, struct mrc_qp, ud.task);
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	struct mrc_ud_tx tx[MRC_UD_BURST];
 	enum ib_wc_status status;
 	struct mrc_send_wqe wqe, *slot;
 	u16 sport = mrc_ud_sport(qp);
+	int limit = min_t(unsigned int, *budget, MRC_UD_BURST);
 	bool more = false;
 	u32 byte_len;
 	int n = 0, i;
 	s64 avail;
 
 	spin_lock_bh(&qp->lock);
-	while (!qp->ud.stopping && qp->state == IB_QPS_RTS) {
-		if (n == MRC_UD_BURST) {
+	while (qp->state == IB_QPS_RTS) {
+		if (n == limit) {
 			more = true;
 			break;
 		}
@@ -290,8 +290,8 @@ static void mrc_ud_send_work(struct work_struct *work)
 	for (i = 0; i < n; i++)
 		mrc_net_xmit(mdev, tx[i].skb, &tx[i].av.saddr,
 			     &tx[i].av.daddr, sport, tx[i].av.traffic_class);
-	if (more)
-		mrc_ud_kick(qp);
+	*budget -= min_t(unsigned int, n, *budget);
+	return more;
 }
 
 /* ---- receive ---- */

@@ -17,9 +17,10 @@
 #define MRC_UD_H
 
 #include <linux/types.h>
-#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/mrc-abi.h>
+
+#include "mrc_task.h"
 
 struct mrc_qp;
 struct mrc_pkt;
@@ -32,12 +33,11 @@ struct sk_buff;
 #define MRC_QKEY_USE_QP		0x80000000u
 
 struct mrc_ud_state {
-	struct work_struct work;	/* sends what the send queue holds */
+	struct mrc_task task;		/* sends what the send queue holds */
 	struct mrc_sge *tx_sges;	/* [max_send_sge]: one slot's SGEs */
 	struct mrc_sge *rx_sges;	/* [receive max_sge]: one WQE's SGEs */
 	u32 rx_max_sge;
 	u32 next_psn;			/* numbers datagrams, for traces only */
-	bool stopping;			/* destroy: no more work */
 };
 
 static inline bool mrc_qp_type_is_ud(enum ib_qp_type type)
@@ -48,7 +48,10 @@ static inline bool mrc_qp_type_is_ud(enum ib_qp_type type)
 /* Process context: set up and tear down a UD or GSI QP's datagram state. */
 int mrc_ud_init(struct mrc_qp *qp);
 void mrc_ud_cleanup(struct mrc_qp *qp);
-/* New send work requests, or the QP reached RTS. Any context. */
+/*
+ * New send work requests, or the QP reached RTS. Any context but a hard
+ * IRQ handler (mrc_task_kick()).
+ */
 void mrc_ud_kick(struct mrc_qp *qp);
 /*
  * Kernel post_send: the destination part of a UD slot from @wr (opcode

@@ -13,4 +13,5 @@ MRC_CORE_OBJS := \
 	mrc_ev_single.o \
 	mrc_ev_profile.o \
 	mrc_sender.o \
-	mrc_receiver.o
+	mrc_receiver.o \
+	mrc_task_state.o
