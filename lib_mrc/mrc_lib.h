@@ -108,6 +108,7 @@ struct mrc_wr_ring {
 struct mrc_qp {
 	struct mrc_context *ctx;
 	struct ibv_qp *qp;
+	uint32_t qpn;			/* outlives qp, for the table */
 	struct mrc_qp_init_attr init_attr;	/* with the granted cap */
 	struct mrc_qp_attr attr;		/* MRC attributes in force */
 	struct mrc_qp_hint *hint;

@@ -37,7 +37,7 @@ struct mrc_qp *mrc_qp_lookup(struct mrc_context *ctx, uint32_t qpn)
 
 	pthread_rwlock_rdlock(&ctx->qp_table_lock);
 	for (qp = ctx->qp_table[mrc_bucket(qpn)]; qp; qp = qp->hash_next)
-		if (qp->qp->qp_num == qpn)
+		if (qp->qpn == qpn)
 			break;
 	pthread_rwlock_unlock(&ctx->qp_table_lock);
 	return qp;
@@ -45,7 +45,7 @@ struct mrc_qp *mrc_qp_lookup(struct mrc_context *ctx, uint32_t qpn)
 
 static void mrc_qp_table_add(struct mrc_context *ctx, struct mrc_qp *qp)
 {
-	unsigned int b = mrc_bucket(qp->qp->qp_num);
+	unsigned int b = mrc_bucket(qp->qpn);
 
 	pthread_rwlock_wrlock(&ctx->qp_table_lock);
 	qp->hash_next = ctx->qp_table[b];
@@ -58,7 +58,7 @@ static void mrc_qp_table_del(struct mrc_context *ctx, struct mrc_qp *qp)
 	struct mrc_qp **link;
 
 	pthread_rwlock_wrlock(&ctx->qp_table_lock);
-	for (link = &ctx->qp_table[mrc_bucket(qp->qp->qp_num)]; *link != qp;
+	for (link = &ctx->qp_table[mrc_bucket(qp->qpn)]; *link != qp;
 	     link = &(*link)->hash_next)
 		;
 	*link = qp->hash_next;
@@ -125,6 +125,7 @@ struct mrc_qp *mrc_create_qp(struct mrc_context *mrc_ctx,
 		goto destroy_qp;
 	pthread_spin_init(&qp->lock, PTHREAD_PROCESS_PRIVATE);
 	qp->ctx = mrc_ctx;
+	qp->qpn = qp->qp->qp_num;
 	qp->init_attr = *mrc_qp_attr;
 	qp->init_attr.cap = ia.cap;
 	if (!qp->init_attr.send_ops_flags)
@@ -187,7 +188,7 @@ int mrc_get_qpn(struct mrc_qp *qp, uint32_t *qpn)
 {
 	if (!qp || !qpn)
 		return mrc_fail(EINVAL);
-	*qpn = qp->qp->qp_num;
+	*qpn = qp->qpn;
 	return 0;
 }
 
