@@ -144,31 +144,28 @@ int mrc_destroy_cq(struct mrc_cq *cq)
 
 /*
  * The program's view of one completion; false when it is to be dropped: its
- * QP was destroyed meanwhile, or the tag is not one of ours.
+ * QP was destroyed meanwhile, or the tag is not one of ours. The table lock
+ * keeps a QP that another thread destroys from being freed under us.
  */
 static bool mrc_translate_wc(struct mrc_context *ctx, struct ibv_wc *wc)
 {
-	struct mrc_wr_ring *ring;
+	struct mrc_wr_ring *ring = NULL;
+	bool ok = false;
 	struct mrc_qp *qp;
 	uint64_t wr_id;
-	bool ok;
 
-	qp = mrc_qp_lookup(ctx, wc->qp_num);
-	if (!qp)
-		return false;
-	switch (wc->wr_id & ~(uint64_t)UINT32_MAX) {
-	case MRC_TAG_SEND:
+	pthread_rwlock_rdlock(&ctx->qp_table_lock);
+	qp = mrc_qp_lookup_locked(ctx, wc->qp_num);
+	if (qp && (wc->wr_id & MRC_TAG_KIND) == MRC_TAG_SEND)
 		ring = &qp->send;
-		break;
-	case MRC_TAG_RECV:
+	else if (qp && (wc->wr_id & MRC_TAG_KIND) == MRC_TAG_RECV)
 		ring = &qp->recv;
-		break;
-	default:
-		return false;
+	if (ring) {
+		pthread_spin_lock(&qp->lock);
+		ok = mrc_wr_ring_complete(ring, (uint32_t)wc->wr_id, &wr_id);
+		pthread_spin_unlock(&qp->lock);
 	}
-	pthread_spin_lock(&qp->lock);
-	ok = mrc_wr_ring_complete(ring, (uint32_t)wc->wr_id, &wr_id);
-	pthread_spin_unlock(&qp->lock);
+	pthread_rwlock_unlock(&ctx->qp_table_lock);
 	if (ok)
 		wc->wr_id = wr_id;
 	return ok;

@@ -174,6 +174,7 @@ void mrc_qp_attr_apply(struct mrc_qp_attr *to, const struct mrc_qp_attr *from,
 uint8_t mrc_timeout_to_ib(uint8_t mrc_timeout);
 
 /* mrc_qp.c */
+struct mrc_qp *mrc_qp_lookup_locked(struct mrc_context *ctx, uint32_t qpn);
 struct mrc_qp *mrc_qp_lookup(struct mrc_context *ctx, uint32_t qpn);
 
 #endif /* LIB_MRC_PRIVATE_H */

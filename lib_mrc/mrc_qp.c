@@ -31,14 +31,23 @@ static unsigned int mrc_bucket(uint32_t qpn)
 	return qpn % MRC_LIB_QP_BUCKETS;
 }
 
+/* The caller holds ctx->qp_table_lock, which keeps the QP from being freed. */
+struct mrc_qp *mrc_qp_lookup_locked(struct mrc_context *ctx, uint32_t qpn)
+{
+	struct mrc_qp *qp;
+
+	for (qp = ctx->qp_table[mrc_bucket(qpn)]; qp; qp = qp->hash_next)
+		if (qp->qpn == qpn)
+			break;
+	return qp;
+}
+
 struct mrc_qp *mrc_qp_lookup(struct mrc_context *ctx, uint32_t qpn)
 {
 	struct mrc_qp *qp;
 
 	pthread_rwlock_rdlock(&ctx->qp_table_lock);
-	for (qp = ctx->qp_table[mrc_bucket(qpn)]; qp; qp = qp->hash_next)
-		if (qp->qpn == qpn)
-			break;
+	qp = mrc_qp_lookup_locked(ctx, qpn);
 	pthread_rwlock_unlock(&ctx->qp_table_lock);
 	return qp;
 }
