@@ -59,7 +59,8 @@ tools:
 	$(MAKE) -C tools/mrcctl
 	$(MAKE) -C tools/trim
 
-unit:
+# selftests/mrc's OCP API probes link lib_mrc.
+unit: lib_mrc
 	$(MAKE) -C selftests/unit
 	$(MAKE) -C selftests/mrc
 
