@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # soft-MRC top-level build.
-#   make            module (against KDIR), provider, unit tests
+#   make            module (against KDIR), provider, lib_mrc, unit tests
 #   make deps       apt-installs what a Debian 12 machine needs
 #   make demo       deps, build, then the main job in the lab VM
 #   make bench-fabric  build, then the fabric benchmarks in one lab boot
 #                   (figures on stdout, timeline PNGs in Documentation/)
 #   make check      deps, build, then every test: unit, lint, lab kselftests
-#   make install    on a real host: module, provider, libibverbs config
+#   make install    on a real host: module, provider, libibverbs config,
+#                   lib_mrc (the OCP MRC API)
 #   make C=1        also runs sparse over the module
 #   make include-graph  the module's include and call graph and its cycles
 
@@ -24,13 +25,15 @@ KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
 
 MODULE := drivers/infiniband/sw/mrc/mrc.ko
 PROVIDER_DIR := rdma-core-provider
+LIB_MRC_DIR := lib_mrc
 DESTDIR ?=
 
-.PHONY: all module provider tools unit deps check check-unit check-lab lint demo \
-	install install-module install-provider install-tools clean help \
+.PHONY: all module provider lib_mrc tools unit deps check check-unit check-lab lint \
+	demo install install-module install-provider install-lib-mrc install-tools \
+	clean help \
 	bench-fabric include-graph
 
-all: module provider tools unit
+all: module provider lib_mrc tools unit
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -48,11 +51,16 @@ module:
 provider:
 	$(MAKE) -C $(PROVIDER_DIR)
 
+# The OCP MRC application API over libibverbs (Documentation/mrc-api.rst).
+lib_mrc:
+	$(MAKE) -C $(LIB_MRC_DIR)
+
 tools:
 	$(MAKE) -C tools/mrcctl
 	$(MAKE) -C tools/trim
 
-unit:
+# selftests/mrc's OCP API probes link lib_mrc.
+unit: lib_mrc
 	$(MAKE) -C selftests/unit
 	$(MAKE) -C selftests/mrc
 
@@ -85,7 +93,7 @@ lint:
 	@scripts/core-lint
 	@scripts/lint
 
-install: install-module install-provider install-tools
+install: install-module install-provider install-lib-mrc install-tools
 
 # Installing a module built for another kernel than the running one is
 # almost always a mistake on a real host: say so instead of doing it.
@@ -101,12 +109,16 @@ install-module: module
 install-provider: provider
 	$(MAKE) -C $(PROVIDER_DIR) install DESTDIR=$(DESTDIR)
 
+install-lib-mrc: lib_mrc
+	$(MAKE) -C $(LIB_MRC_DIR) install DESTDIR=$(DESTDIR)
+
 install-tools: tools
 	$(MAKE) -C tools/mrcctl install DESTDIR=$(DESTDIR)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean
 	$(MAKE) -C $(PROVIDER_DIR) clean
+	$(MAKE) -C $(LIB_MRC_DIR) clean
 	$(MAKE) -C selftests/unit clean
 	$(MAKE) -C selftests/fuzz clean
 	$(MAKE) -C selftests/mrc clean

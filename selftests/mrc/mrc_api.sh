@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The OCP MRC application API (lib_mrc, Documentation/mrc-api.rst) between
+# two hosts (network namespaces): MRC QPs made and connected through
+# mrc.h, rounds of an RDMA WRITE and a WRITE with immediate with every byte
+# checked, a READ refused and the WIMM limit enforced on the live QP. Once
+# through lib_mrc.so (the OCP examples' name), once through libnv_mrc.so
+# (NCCL's MRC plugins'), and the companion repository's way of building:
+# the headers and the library in one folder.
+# lab-timeout: 300
+set -u
+. "$(dirname "$0")/lib.sh"
+mrc_require_root_tools
+mrc_require_loaded
+PROBE=$MRC_SELFTEST_DIR/mrc-api-probe
+PROBE_NV=$MRC_SELFTEST_DIR/mrc-api-probe-nv
+ROUNDS=${MRC_API_ROUNDS:-200}
+
+ktap_begin 3
+for p in "$PROBE" "$PROBE_NV"; do
+	[ -x "$p" ] || ktap_skip_all "no $p: run make first"
+	if ldd "$p" | grep -q "not found"; then
+		ktap_skip_all "$p cannot find lib_mrc: $(ldd "$p" | grep 'not found' | tr -s ' \t' ' ')"
+	fi
+done
+trap 'remove_two_hosts; mrc_cleanup' EXIT
+remove_two_hosts
+make_two_hosts || ktap_skip_all "cannot build the two hosts"
+
+loads()	# PROBE LIBRARY
+{
+	ldd "$1" | grep -q "^[[:space:]]*$2 =>" ||
+		{ echo "$1 does not load $2:"; ldd "$1"; return 1; }
+}
+
+run_probe()	# PROBE LIBRARY
+{
+	loads "$1" "$2" || return 1
+	"$1" mrc0 "$MRC_HOST_A" mrc1 "$MRC_HOST_B" "$ROUNDS" "$RANDOM$RANDOM"
+}
+
+ktap_check "write_and_write_imm_through_lib_mrc" run_probe "$PROBE" lib_mrc.so
+ktap_check "write_and_write_imm_through_libnv_mrc" run_probe "$PROBE_NV" libnv_mrc.so
+
+# A plain verbs RC QP of the same device still works beside lib_mrc's.
+plain_rc_alongside()
+{
+	local integrity=$MRC_SELFTEST_DIR/integrity
+	[ -x "$integrity" ] || { echo "no $integrity"; return 1; }
+	"$integrity" -s 1 -t 5 -n 20 -d 2 mrc0 "$MRC_HOST_A" mrc1 "$MRC_HOST_B"
+}
+ktap_check "plain_rc_qps_still_run" plain_rc_alongside
+ktap_finish

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc-api-probe DEV_A IP_A DEV_B IP_B [TRANSFERS [SEED]]
+ *
+ * The OCP MRC application API (lib_mrc) end to end between two mrc devices
+ * of this host (two network namespaces; one process opens both): device
+ * query, contexts, CQs, MRC QPs taken RESET -> INIT -> RTR -> RTS with MRC
+ * attributes, then TRANSFERS rounds of an RDMA WRITE and a WRITE with
+ * immediate of random sizes at random offsets, each byte of both checked
+ * at B once the immediate's receive completes (RC delivers the WRITE
+ * first). On the live QP: a READ is refused with EOPNOTSUPP, and the WIMM
+ * limit (4) refuses a fifth WRITE with immediate in flight with EAGAIN.
+ * Prints what it checked; exits 0 only if everything held.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mrc.h>
+
+#include "probe_util.h"
+
+#define BUF_SIZE	(1u << 20)
+#define HALF		(BUF_SIZE / 2)
+#define MAX_LEN		(64u << 10)
+#define QP_DEPTH	64
+#define MAX_WIMM	4
+
+struct side {
+	struct ibv_context *vctx;
+	struct mrc_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	struct mrc_cq *cq;
+	struct mrc_qp *qp;
+	uint8_t *buf;
+	int gid_index;
+	union ibv_gid gid;
+	uint32_t qpn;
+};
+
+static int fail(const char *what)
+{
+	fprintf(stderr, "mrc-api-probe: %s: %s\n", what, strerror(errno));
+	return -1;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dull;
+}
+
+static int open_side(struct side *s, const char *dev, const char *ip)
+{
+	struct mrc_context_attr ca = { MRC_API_CURRENT_VERSION, 0 };
+	struct mrc_qp_init_attr ia;
+	struct mrc_device_attr da;
+	int supported = 0;
+
+	s->vctx = probe_open_device(dev);
+	if (!s->vctx)
+		return -1;
+	if (mrc_query_device(s->vctx, &da, &supported) || !supported) {
+		fprintf(stderr, "mrc-api-probe: %s: MRC not supported\n", dev);
+		return -1;
+	}
+	printf("%s: max_wimm %u max_mpr %u resolution %u cap %#x\n", dev,
+	       da.wimm_attr.max_wimm, da.mpr_attr.max_mpr,
+	       da.mpr_attr.mpr_resolution, da.cap);
+	s->gid_index = probe_find_gid(s->vctx, ip, &s->gid);
+	if (s->gid_index < 0) {
+		fprintf(stderr, "mrc-api-probe: %s has no GID for %s\n", dev, ip);
+		return -1;
+	}
+	s->ctx = mrc_create_context(s->vctx, &ca);
+	if (!s->ctx)
+		return fail("mrc_create_context");
+	s->pd = ibv_alloc_pd(s->vctx);
+	s->buf = aligned_alloc(4096, BUF_SIZE);
+	if (!s->pd || !s->buf)
+		return fail("pd or buffer");
+	memset(s->buf, 0, BUF_SIZE);
+	s->mr = ibv_reg_mr(s->pd, s->buf, BUF_SIZE,
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	if (!s->mr)
+		return fail("ibv_reg_mr");
+	s->cq = mrc_create_cq(s->ctx, 4 * QP_DEPTH, NULL, NULL, 0);
+	if (!s->cq)
+		return fail("mrc_create_cq");
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = s->cq;
+	ia.recv_cq = s->cq;
+	ia.pd = s->pd;
+	ia.cap.max_send_wr = QP_DEPTH;
+	ia.cap.max_recv_wr = QP_DEPTH;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	ia.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE |
+			    IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
+	s->qp = mrc_create_qp(s->ctx, &ia);
+	if (!s->qp)
+		return fail("mrc_create_qp");
+	if (mrc_get_qpn(s->qp, &s->qpn))
+		return fail("mrc_get_qpn");
+	return 0;
+}
+
+static int connect_side(struct side *s, const struct side *peer)
+{
+	struct ibv_qp_attr v;
+	struct mrc_qp_attr m;
+	int err;
+
+	memset(&v, 0, sizeof(v));
+	memset(&m, 0, sizeof(m));
+	v.qp_state = IBV_QPS_INIT;
+	v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	err = mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &m,
+			    MRC_QP_EV_PROFILE_ID | MRC_QP_CC_PROFILE_ID |
+			    MRC_QP_HINT);
+	if (err)
+		return errno = err, fail("modify to INIT");
+
+	memset(&v, 0, sizeof(v));
+	v.qp_state = IBV_QPS_RTR;
+	v.path_mtu = IBV_MTU_1024;
+	v.dest_qp_num = peer->qpn;
+	v.rq_psn = 0x100;
+	v.ah_attr.is_global = 1;
+	v.ah_attr.grh.dgid = peer->gid;
+	v.ah_attr.grh.sgid_index = s->gid_index;
+	v.ah_attr.grh.hop_limit = 64;
+	v.ah_attr.port_num = 1;
+	m.mpr.mpr_dest = 8;
+	m.wimm.max_wimm_dest = QP_DEPTH;
+	err = mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_AV |
+			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN,
+			    &m, MRC_QP_MPR_DEST | MRC_QP_MAX_WIMM_DEST);
+	if (err)
+		return errno = err, fail("modify to RTR");
+
+	memset(&v, 0, sizeof(v));
+	v.qp_state = IBV_QPS_RTS;
+	v.sq_psn = 0x100;
+	m.mpr.mpr = 8;
+	m.wimm.max_wimm = MAX_WIMM;
+	m.timeout = 16;
+	m.retry.linear_cnt = 7;
+	err = mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_SQ_PSN, &m,
+			    MRC_QP_MPR | MRC_QP_MAX_WIMM | MRC_QP_TIMEOUT |
+			    MRC_QP_RETRY_CNT);
+	if (err)
+		return errno = err, fail("modify to RTS");
+	return 0;
+}
+
+static int post_recvs(struct side *s, int n)
+{
+	struct ibv_recv_wr r = { .wr_id = 0xb0 }, *bad;
+
+	while (n--)
+		if (mrc_post_recv(s->qp, &r, &bad))
+			return fail("mrc_post_recv");
+	return 0;
+}
+
+/* Waits for one completion of @cq; checks it succeeded. */
+static int wait_one(struct side *s, struct ibv_wc *wc)
+{
+	double end = probe_now() + 10;
+	int n;
+
+	while ((n = mrc_poll_cq(s->cq, 1, wc)) == 0 && probe_now() < end)
+		;
+	if (n != 1) {
+		fprintf(stderr, "mrc-api-probe: no completion (%d)\n", n);
+		return -1;
+	}
+	if (wc->status != IBV_WC_SUCCESS) {
+		fprintf(stderr, "mrc-api-probe: completion %s (wr_id %#llx)\n",
+			ibv_wc_status_str(wc->status),
+			(unsigned long long)wc->wr_id);
+		return -1;
+	}
+	return 0;
+}
+
+static void fill(uint8_t *p, uint32_t len, uint64_t seed)
+{
+	uint64_t s = seed | 1;
+
+	for (uint32_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(rnd(&s) >> 56);
+}
+
+static int check(const uint8_t *p, uint32_t len, uint64_t seed, const char *what,
+		 int round)
+{
+	uint64_t s = seed | 1;
+
+	for (uint32_t i = 0; i < len; i++) {
+		uint8_t want = (uint8_t)(rnd(&s) >> 56);
+
+		if (p[i] != want) {
+			fprintf(stderr, "mrc-api-probe: round %d %s byte %u of %u: %#x, expected %#x\n",
+				round, what, i, len, p[i], want);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static struct ibv_send_wr write_wr(struct side *a, struct side *b,
+				   struct ibv_sge *sge, enum ibv_wr_opcode op,
+				   uint32_t src, uint32_t dst, uint32_t len,
+				   uint64_t wr_id, int flags)
+{
+	struct ibv_send_wr w;
+
+	memset(&w, 0, sizeof(w));
+	sge->addr = (uintptr_t)(a->buf + src);
+	sge->length = len;
+	sge->lkey = a->mr->lkey;
+	w.wr_id = wr_id;
+	w.sg_list = sge;
+	w.num_sge = 1;
+	w.opcode = op;
+	w.send_flags = flags;
+	w.wr.rdma.remote_addr = (uintptr_t)(b->buf + dst);
+	w.wr.rdma.rkey = b->mr->rkey;
+	return w;
+}
+
+/* One round: a WRITE then a WRITE_IMM; B checks both when the IMM lands. */
+static int round_trip(struct side *a, struct side *b, int round, uint64_t *rs,
+		      unsigned long long *checked)
+{
+	uint32_t l1 = 1 + rnd(rs) % MAX_LEN, l2 = 1 + rnd(rs) % MAX_LEN;
+	uint32_t o1 = rnd(rs) % (HALF - l1), o2 = HALF + rnd(rs) % (HALF - l2);
+	uint64_t s1 = rnd(rs), s2 = rnd(rs);
+	struct ibv_send_wr w[2], *bad = NULL;
+	struct ibv_sge sge[2];
+	struct ibv_wc wc;
+	int err;
+
+	fill(a->buf + o1, l1, s1);
+	fill(a->buf + o2, l2, s2);
+	w[0] = write_wr(a, b, &sge[0], IBV_WR_RDMA_WRITE, o1, o1, l1, 0xa0, 0);
+	w[1] = write_wr(a, b, &sge[1], IBV_WR_RDMA_WRITE_WITH_IMM, o2, o2, l2,
+			0xa1 + ((uint64_t)round << 32), IBV_SEND_SIGNALED);
+	w[1].imm_data = htonl(round);
+	w[0].next = &w[1];
+	err = mrc_post_send(a->qp, w, &bad);
+	if (err)
+		return errno = err, fail("mrc_post_send");
+	if (wait_one(a, &wc))
+		return -1;
+	if (wc.wr_id != 0xa1 + ((uint64_t)round << 32) || wc.opcode != IBV_WC_RDMA_WRITE) {
+		fprintf(stderr, "mrc-api-probe: send completion wr_id %#llx opcode %d\n",
+			(unsigned long long)wc.wr_id, wc.opcode);
+		return -1;
+	}
+	if (wait_one(b, &wc))
+		return -1;
+	if (wc.opcode != IBV_WC_RECV_RDMA_WITH_IMM || wc.wr_id != 0xb0 ||
+	    !(wc.wc_flags & IBV_WC_WITH_IMM) || ntohl(wc.imm_data) != (uint32_t)round ||
+	    wc.byte_len != l2) {
+		fprintf(stderr, "mrc-api-probe: receive: opcode %d wr_id %#llx imm %u byte_len %u (want %u)\n",
+			wc.opcode, (unsigned long long)wc.wr_id, ntohl(wc.imm_data),
+			wc.byte_len, l2);
+		return -1;
+	}
+	if (check(b->buf + o1, l1, s1, "WRITE", round) ||
+	    check(b->buf + o2, l2, s2, "WRITE_IMM", round))
+		return -1;
+	*checked += l1 + l2;
+	return post_recvs(b, 1);
+}
+
+/* The MRC rules on a live QP: no READ; at most MAX_WIMM immediates in flight. */
+static int check_refusals(struct side *a, struct side *b)
+{
+	struct ibv_send_wr w[MAX_WIMM + 1], *bad = NULL;
+	struct ibv_sge sge[MAX_WIMM + 1];
+	struct ibv_wc wc;
+	int err, i;
+
+	w[0] = write_wr(a, b, &sge[0], IBV_WR_RDMA_READ, 0, 0, 64, 1,
+			IBV_SEND_SIGNALED);
+	err = mrc_post_send(a->qp, &w[0], &bad);
+	if (err != EOPNOTSUPP || bad != &w[0]) {
+		fprintf(stderr, "mrc-api-probe: READ posted: %d\n", err);
+		return -1;
+	}
+	printf("RDMA READ refused: %s\n", strerror(err));
+
+	for (i = 0; i <= MAX_WIMM; i++) {
+		w[i] = write_wr(a, b, &sge[i], IBV_WR_RDMA_WRITE_WITH_IMM, i * 64,
+				i * 64, 64, 0x500 + i, IBV_SEND_SIGNALED);
+		w[i].next = i < MAX_WIMM ? &w[i + 1] : NULL;
+	}
+	err = mrc_post_send(a->qp, w, &bad);
+	if (err != EAGAIN || bad != &w[MAX_WIMM]) {
+		fprintf(stderr, "mrc-api-probe: WIMM limit: %d, bad %td\n", err,
+			bad ? bad - w : -1);
+		return -1;
+	}
+	printf("WRITE_IMM %d in flight refused: %s\n", MAX_WIMM + 1, strerror(err));
+	for (i = 0; i < MAX_WIMM; i++)
+		if (wait_one(a, &wc) || wc.wr_id != 0x500u + i)
+			return -1;
+	for (i = 0; i < MAX_WIMM; i++)
+		if (wait_one(b, &wc) || wc.opcode != IBV_WC_RECV_RDMA_WITH_IMM)
+			return -1;
+	if (post_recvs(b, MAX_WIMM))
+		return -1;
+	w[MAX_WIMM].next = NULL;
+	err = mrc_post_send(a->qp, &w[MAX_WIMM], &bad);
+	if (err || wait_one(a, &wc) || wait_one(b, &wc))
+		return fprintf(stderr, "mrc-api-probe: WIMM after completions: %d\n", err), -1;
+	printf("after their completions another WRITE_IMM goes\n");
+	return post_recvs(b, 1);
+}
+
+static int close_side(struct side *s)
+{
+	int bad = 0;
+
+	bad |= s->qp && mrc_destroy_qp(s->qp);
+	bad |= s->cq && mrc_destroy_cq(s->cq);
+	bad |= s->ctx && mrc_destroy_context(s->ctx);
+	bad |= s->mr && ibv_dereg_mr(s->mr);
+	bad |= s->pd && ibv_dealloc_pd(s->pd);
+	bad |= s->vctx && ibv_close_device(s->vctx);
+	free(s->buf);
+	return bad ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct side a = { 0 }, b = { 0 };
+	unsigned long long checked = 0;
+	uint32_t cur, last, vend, vend_last;
+	int transfers, round, status = 1;
+	uint64_t rs;
+
+	if (argc < 5) {
+		fprintf(stderr, "usage: %s DEV_A IP_A DEV_B IP_B [TRANSFERS [SEED]]\n", argv[0]);
+		return 2;
+	}
+	transfers = argc > 5 ? atoi(argv[5]) : 200;
+	rs = argc > 6 ? strtoull(argv[6], NULL, 0) : 0x5eed;
+	rs = rs ? rs : 1;
+	mrc_query_version(&cur, &last, &vend, &vend_last);
+	printf("lib_mrc API %#x (oldest %#x), vendor API %#x (oldest %#x), seed %#llx\n",
+	       cur, last, vend, vend_last, (unsigned long long)rs);
+
+	if (open_side(&a, argv[1], argv[2]) || open_side(&b, argv[3], argv[4]) ||
+	    connect_side(&a, &b) || connect_side(&b, &a) ||
+	    post_recvs(&b, QP_DEPTH / 2))
+		goto out;
+	for (round = 0; round < transfers; round++)
+		if (round_trip(&a, &b, round, &rs, &checked))
+			goto out;
+	printf("%d rounds of WRITE + WRITE_IMM, %llu bytes checked\n",
+	       transfers, checked);
+	if (check_refusals(&a, &b))
+		goto out;
+	status = 0;
+out:
+	if (close_side(&a) | close_side(&b)) {
+		fprintf(stderr, "mrc-api-probe: teardown failed\n");
+		status = 1;
+	}
+	return status;
+}
