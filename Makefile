@@ -25,7 +25,7 @@ KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
 
 MODULE := drivers/infiniband/sw/mrc/mrc.ko
 PROVIDER_DIR := rdma-core-provider
-LIB_MRC_DIR := lib_mrc
+LIB_MRC_DIR := rdma-core-provider/lib_mrc
 DESTDIR ?=
 
 .PHONY: all module provider lib_mrc tools unit deps check check-unit check-lab lint \

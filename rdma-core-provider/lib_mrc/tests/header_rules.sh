@@ -11,7 +11,7 @@
 set -u
 export LC_ALL=C
 lib=$(cd "${1:-..}" && pwd)
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
 work=$(mktemp -d /tmp/lib-mrc-headers.XXXXXX)
 trap 'rm -rf "$work"' EXIT
