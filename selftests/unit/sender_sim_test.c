@@ -940,6 +940,48 @@ static void sender_response_timeouts(void)
 }
 
 /*
+ * A READ whose response never comes fails; a WRITE posted behind it,
+ * though its packets were all acknowledged, is flushed: after an error
+ * completion the rest of the queue completes in error (IB's flush), never
+ * as a success behind the failure.
+ */
+static void sender_flush_behind_response(void)
+{
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u64 rto, now = 20;
+
+	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4, NULL,
+				 NULL, 0), 0);
+	CHECK_EQ(mrc_sender_post_flags(&s, 1, 1, MRC_SENDER_POST_RESPONSE),
+		 0);
+	CHECK_EQ(mrc_sender_post(&s, 2, 2), 1);
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK_EQ(mrc_sender_on_ack(&s, 20, 3, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	CHECK(!mrc_sender_poll_done(&s, &d));
+	rto = mrc_sender_rto_us(&s);
+	while (!s.failed && now < 1000000) {
+		now += rto;
+		mrc_sender_on_timeout_ex(&s, now, 1);
+		rto = mrc_sender_rto_us(&s);
+	}
+	CHECK(s.failed);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 1);
+	CHECK_EQ(d.status, MRC_SENDER_ST_RETRY_EXCEEDED);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 2);
+	CHECK_EQ(d.status, MRC_SENDER_ST_FLUSHED);
+	CHECK(!mrc_sender_poll_done(&s, &d));
+}
+
+/*
  * An RTO of 0 (the IB timeout attribute 0: wait forever) arms no timer
  * and never times out; new bounds turn it on, keeping what was learnt.
  */
@@ -1157,6 +1199,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(sender_response_messages),
 	KTAP_CASE(sender_request_among_packets),
 	KTAP_CASE(sender_response_timeouts),
+	KTAP_CASE(sender_flush_behind_response),
 	KTAP_CASE(sender_ack_result),
 	KTAP_CASE(sender_without_rto),
 	KTAP_CASE(sender_trim_echo),

@@ -541,17 +541,24 @@ static bool mrc_sender_held_losses(struct mrc_sender *s, u64 now)
 	return lost != 0;
 }
 
-/* The oldest message not yet fully acknowledged fails; the rest flush. */
+/*
+ * The oldest message not yet finished fails; the rest flush, even one
+ * acknowledged in full behind a READ still waiting for its response: no
+ * success may complete after the error (IB's flush).
+ */
 static void mrc_sender_fail(struct mrc_sender *s)
 {
+	u8 status = MRC_SENDER_ST_OK;
 	u32 i;
 
 	for (i = s->done; i != s->posted; i++) {
 		struct mrc_sender_msg *m = mrc_sender_msg(s, i);
 
-		if (m->acked < m->npkts || m->awaits_response) {
+		if (status != MRC_SENDER_ST_OK) {
+			m->status = MRC_SENDER_ST_FLUSHED;
+		} else if (m->acked < m->npkts || m->awaits_response) {
 			m->status = MRC_SENDER_ST_RETRY_EXCEEDED;
-			break;
+			status = m->status;
 		}
 	}
 	s->failed = true;
