@@ -757,7 +757,8 @@ static const struct mrc_sender_params unit_params = {
  * A READ (posted awaiting a response) finishes only after its response,
  * though its request was acknowledged first; it asks again on a new PSN
  * of its own, once the earlier request is acknowledged, and the messages
- * still complete in posting order.
+ * still complete in posting order. The WRITE went out after the READ:
+ * only a caller with a packet map may ask again (as the requester does).
  */
 static void sender_response_messages(void)
 {
@@ -766,10 +767,12 @@ static void sender_response_messages(void)
 	struct mrc_sender_done d;
 	struct mrc_sender_tx tx;
 	struct mrc_sender s;
+	u32 pkts[8];
 	int rd, wr;
 
 	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4, NULL,
 				 NULL, 100), 0);
+	mrc_sender_set_pkt_map(&s, pkts);
 	rd = mrc_sender_post_flags(&s, 1, 5, MRC_SENDER_POST_RESPONSE);
 	wr = mrc_sender_post(&s, 2, 6);
 	CHECK_EQ(rd, 0);
@@ -860,6 +863,48 @@ static void sender_request_among_packets(void)
 		CHECK_EQ(tx.psn, 104);
 		CHECK_EQ(tx.msg, (u32)wr);
 		CHECK_EQ(tx.pkt, 2);
+	}
+}
+
+/*
+ * Without a packet map a request must follow its message's last PSN: once
+ * a WRITE went out in full after the READ, the READ's re-request would
+ * take a PSN whose distance from the READ's first is not its packet, and
+ * its retransmission would name the wrong packet. It waits for the map.
+ */
+static void sender_request_after_other_message(void)
+{
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u32 pkts[8], map;
+	int rd;
+
+	for (map = 0; map < 2; map++) {
+		CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4,
+					 NULL, NULL, 100), 0);
+		if (map)
+			mrc_sender_set_pkt_map(&s, pkts);
+		rd = mrc_sender_post_flags(&s, 1, 1, MRC_SENDER_POST_RESPONSE);
+		CHECK_EQ(mrc_sender_post(&s, 2, 2), 1);
+		CHECK(mrc_sender_next(&s, 10, &tx));
+		CHECK(mrc_sender_next(&s, 10, &tx));
+		CHECK(mrc_sender_next(&s, 10, &tx));
+		CHECK_EQ(tx.psn, 102);
+		CHECK_EQ(mrc_sender_on_ack(&s, 20, 103, NULL, 0, 0, false),
+			 MRC_TX_ACK_OK);
+		CHECK_EQ(mrc_sender_next_request(&s, 30, (u32)rd, &tx),
+			 map == 1);
+		if (!map)
+			continue;
+		CHECK_EQ(tx.psn, 103);
+		CHECK_EQ(tx.pkt, 1);
+		mrc_sender_on_trim(&s, 40, 103);
+		CHECK(mrc_sender_next_retransmit(&s, 50, &tx));
+		CHECK_EQ(tx.psn, 103);
+		CHECK_EQ(tx.msg, (u32)rd);
+		CHECK_EQ(tx.pkt, 1);
 	}
 }
 
@@ -1198,6 +1243,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(sender_sack_reneged),
 	KTAP_CASE(sender_response_messages),
 	KTAP_CASE(sender_request_among_packets),
+	KTAP_CASE(sender_request_after_other_message),
 	KTAP_CASE(sender_response_timeouts),
 	KTAP_CASE(sender_flush_behind_response),
 	KTAP_CASE(sender_ack_result),

@@ -234,12 +234,13 @@ bool mrc_sender_next_request(struct mrc_sender *s, u64 now, u32 msg,
 	    m->sent < m->npkts || m->acked < m->npkts ||
 	    !mrc_sender_window_open(s))
 		return false;
-	if (!s->pkts && s->sending != s->posted) {
-		const struct mrc_sender_msg *cur = mrc_sender_msg(s, s->sending);
-
-		if (cur->sent && cur->sent < cur->npkts)
-			return false;
-	}
+	/*
+	 * Without a map a retransmission names the packet by its distance
+	 * from the message's first PSN: the request must follow the
+	 * message's last PSN, nothing of another message between them.
+	 */
+	if (!s->pkts && mrc_psn_add(m->first_psn, m->sent) != s->tx.next)
+		return false;
 	out->ev = mrc_sender_pick(s, -1);
 	out->psn = mrc_tx_send(&s->tx, out->ev, now, idx);
 	if (out->psn == MRC_TX_PSN_NONE)
