@@ -178,7 +178,8 @@ static void gen_core(const char *dir)
 
 /* sender_fuzz's configuration bytes and steps (see sender_fuzz.c). */
 enum { S_POST, S_SEND, S_DELIVER, S_REPLY, S_FORGED_ACK, S_TRIM, S_RNR,
-	S_TIME, S_TIMER, S_PROBE, S_RAW, S_POLL_SENDER, S_POLL_RECEIVER };
+	S_TIME, S_TIMER, S_PROBE, S_RAW, S_POLL_SENDER, S_POLL_RECEIVER,
+	S_POST_RESPONSE, S_RESPONSE, S_NEXT_REQUEST, S_SET_RTO, S_REPLY_ECHO };
 
 /* An encoded packet as a RAW step. */
 static void put_raw(struct script *s, struct mrc_pkt *p)
@@ -288,6 +289,43 @@ static void gen_sender(const char *dir)
 	put(&s, 8, 0xc0, 0, 0, 0, 0, 0, 0, 0);
 	put(&s, 8, S_FORGED_ACK, 0, 0, 0, 0, 0, 0, 1);
 	write_file(dir, "sack-reneged", s.b, s.n);
+	/*
+	 * READs among WRITEs, with and without a packet map: a request,
+	 * a re-request after a late response, echoed replies, a duplicate
+	 * response, the RTO off and on again, and a READ whose response
+	 * never comes until the retries run out.
+	 */
+	for (v = 0; v < 4; v++) {
+		u32 psn0 = starts[v & 1];
+
+		s.n = 0;
+		put(&s, 8, v, v << 1 | 1 << 4 | 2 << 6, psn0 >> 16,
+		    (psn0 >> 8) & 0xff, psn0 & 0xff, 31, 3 | (v & 2) << 2, 0);
+		put(&s, 6, S_POST_RESPONSE, 0, S_POST, 2, S_SEND, 31);
+		for (i = 0; i < 4; i++)
+			put(&s, 5, S_DELIVER, 0, 0, S_REPLY, 0);
+		put(&s, 4, S_NEXT_REQUEST, 0, S_SEND, 31);
+		put(&s, 6, S_DELIVER, 0, 0, S_REPLY_ECHO, 0, 0);
+		put(&s, 1, 0);
+		put(&s, 6, S_RESPONSE, 0, 0, S_RESPONSE, 0, 2);
+		put(&s, 5, S_TIME, 0x10, 4, S_TIMER, 3);
+		put(&s, 4, S_NEXT_REQUEST, 0, S_SEND, 31);
+		put(&s, 6, S_DELIVER, 0, 0, S_REPLY_ECHO, 0, 0);
+		put(&s, 1, 3);
+		put(&s, 6, S_RESPONSE, 0, 1, S_RESPONSE, 0, 1);
+		put(&s, 1, S_POLL_SENDER);
+		put(&s, 8, S_SET_RTO, 0, S_POST, 1, S_SEND, 3, S_TIME, 0xff);
+		put(&s, 3, 8, S_TIMER, 1);
+		put(&s, 8, S_SET_RTO, 0x2b, S_POST_RESPONSE, 0, S_SEND, 3,
+		    S_DELIVER, 0);
+		put(&s, 6, 0, S_REPLY_ECHO, 0, 0, 3, S_POLL_RECEIVER);
+		put(&s, 1, 7);
+		for (i = 0; i < 10; i++)
+			put(&s, 5, S_TIME, 0xff, 10, S_TIMER, 3);
+		put(&s, 1, S_POLL_SENDER);
+		snprintf(name, sizeof(name), "responses-%u", v);
+		write_file(dir, name, s.b, s.n);
+	}
 }
 
 int main(int argc, char **argv)

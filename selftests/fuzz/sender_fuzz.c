@@ -7,20 +7,34 @@
  * replies, forged ACKs (any cumulative PSN, SACK words, EV echo, ECN),
  * NAK(trimmed) and RNR of any PSN, timeouts at any time, probe replies,
  * polls at any moment, and any bytes through mrc_decode() into either
- * core. After every event it asserts what the headers promise:
- *   sender:   a new PSN is the next in sequence, in posting order, and a
- *             message's last packet asks for an ACK; a retransmission is
- *             a PSN sent before and not yet cumulatively acknowledged,
- *             with the message and packet number it first had; nothing
- *             goes out beyond the send window or after a failure;
- *             completions come once each, in posting order, OK only for
- *             a message sent in full (and, while no ACK was forged,
- *             delivered in full); retry exhaustion gives exactly one
- *             RETRY_EXCEEDED, then only FLUSHED; the timer is armed while
- *             anything is in flight and never in the past; and, at the
- *             end of every input, when the peer falls silent and the
- *             timer fires when due, every message comes back within the
- *             retries (no timer while messages wait is a hung QP);
+ * core; and what the kernel requester added: READ/atomic messages that
+ * wait for a response (progress, completion, a duplicate, lateness the
+ * caller's timer reports, or never), their re-requests on new PSNs
+ * (mrc_sender_next_request()), replies echoing their copy (on time or
+ * late: mrc_sender_on_ack_ex(), mrc_sender_on_trim_echo()), RTO bounds
+ * changing at run time or the RTO off, and a packet map or none. After
+ * every event it asserts what the headers promise:
+ *   sender:   a new PSN is the next in sequence (never one twice), in
+ *             posting order or for the message re-requested, and a
+ *             message's last packet and every request ask for an ACK; a
+ *             request only of a message sent in full and acknowledged;
+ *             a retransmission is a PSN sent before and not yet
+ *             cumulatively acknowledged, with the message and packet
+ *             number it first had; nothing goes out beyond the send
+ *             window or after a failure; completions come once each, in
+ *             posting order, OK only for a message sent in full, its
+ *             response come if it awaited one (and, while no ACK was
+ *             forged, every PSN of it delivered); retry exhaustion gives
+ *             exactly one RETRY_EXCEEDED, to the oldest message not yet
+ *             finished, then only FLUSHED; an ACK's result is what
+ *             changed; the counters are the transmissions and invalid
+ *             ACKs seen; unless the RTO is off the timer is armed while
+ *             anything is in flight or only selectively acknowledged,
+ *             and never in the past; and, at the end of every input,
+ *             when the peer falls silent (the RTO turned on if it was
+ *             off) and the timer fires when due, every message comes back
+ *             after exactly the retries left (no timer while messages
+ *             wait is a hung QP);
  *   receiver: the verdict is the window's (NEW in the window delivers,
  *             each PSN at most once), epsn moves over delivered PSNs
  *             only, a reply's cumulative PSN is epsn and its SACK the
@@ -66,6 +80,12 @@ enum step {
 	STEP_RAW,		/* len, bytes: any packet, decoded */
 	STEP_POLL_SENDER,	/* every finished message */
 	STEP_POLL_RECEIVER,	/* n: up to n completions */
+	/* READ/atomic messages, answered by a response the caller tracks. */
+	STEP_POST_RESPONSE,	/* n: as STEP_POST, awaiting a response */
+	STEP_RESPONSE,		/* idx, how: a response progresses, ends, is late */
+	STEP_NEXT_REQUEST,	/* idx: a message asks again on a new PSN */
+	STEP_SET_RTO,		/* b: new RTO bounds; b % 8 == 0: no RTO */
+	STEP_REPLY_ECHO,	/* idx, keep, late: a reply echoing its copy */
 	STEP_COUNT,
 };
 
@@ -73,6 +93,14 @@ struct net_pkt {
 	u32 psn;
 	u32 flags;	/* MRC_RECEIVER_F_* */
 	u32 ev;
+	u32 ts;		/* low 32 bits of the send time */
+};
+
+/* A message's response, as the caller (mrc_req.c) sees it. */
+enum {
+	RESP_NONE,	/* no response expected (a WRITE or SEND) */
+	RESP_AWAITED,
+	RESP_DONE,	/* mrc_sender_response_done() was called */
 };
 
 struct harness {
@@ -106,6 +134,12 @@ struct harness {
 	u32 probe_ev;
 	u32 retry_exceeded;
 	u32 flushed;
+	/* The message that must fail when the sender fails (post number). */
+	u32 expect_fail;
+	bool pkt_map;
+	/* The sender's counters as the harness saw the events. */
+	u32 retx[MRC_SENDER_RETX_RNR + 1];
+	u32 acks_invalid;
 
 	/* Network: packets on the way (a ring; overwritten ones are lost). */
 	struct net_pkt net[NET_SLOTS];
@@ -115,6 +149,10 @@ struct harness {
 	u32 reply_ev[REPLY_SLOTS];
 	u32 reply_n;
 	u32 reply_head;
+	/* The copy each reply answers (PSN, send time). */
+	u32 reply_psn[REPLY_SLOTS];
+	u32 reply_ts[REPLY_SLOTS];
+	u32 pkts[MAX_SLOTS];
 
 	/* The receiver's scan: offsets below are reported or not last. */
 	u32 rcv_scan;
@@ -129,6 +167,12 @@ struct harness {
 	u16 msg_npkts[MAX_POSTS];
 	u16 msg_sent[MAX_POSTS];
 	u32 msg_first[MAX_POSTS];
+	/* Offsets of a message's first and last PSN (requests go later). */
+	u32 msg_first_off[MAX_POSTS];
+	u32 msg_last_off[MAX_POSTS];
+	u8 msg_resp[MAX_POSTS];
+	/* The caller found the response late (for the next timer). */
+	u8 msg_late[MAX_POSTS];
 	u16 psn_msg[MAX_PSNS];
 	u16 psn_pkt[MAX_PSNS];
 	/* Receiver shadow, by offset from init_psn. */
@@ -313,6 +357,17 @@ static void check_sender(void)
 	FUZZ_ASSERT(mrc_tx_outstanding(t) == next - una);
 	FUZZ_ASSERT(mrc_tx_in_flight(t) + mrc_tx_lost_count(t) <= next - una);
 	FUZZ_ASSERT(mrc_sender_pending(&H.snd) == H.posted - H.polled);
+	/* The counters are the events the harness saw. */
+	FUZZ_ASSERT(H.snd.stats.sent == H.new_psns);
+	FUZZ_ASSERT(H.snd.stats.retx_loss == H.retx[MRC_SENDER_RETX_LOSS]);
+	FUZZ_ASSERT(H.snd.stats.retx_timeout ==
+		    H.retx[MRC_SENDER_RETX_TIMEOUT]);
+	FUZZ_ASSERT(H.snd.stats.retx_trim == H.retx[MRC_SENDER_RETX_TRIM]);
+	FUZZ_ASSERT(H.snd.stats.acks_invalid == H.acks_invalid);
+	/* Consecutive retries are timeouts, and within the limit. */
+	FUZZ_ASSERT(H.snd.retries <= H.snd.stats.timeouts);
+	FUZZ_ASSERT(H.snd.failed || H.snd.retries <= H.p.retry_cnt);
+	FUZZ_ASSERT(H.snd.failed == H.failed);
 	/* A message's ring entry: what went out, never more acknowledged. */
 	for (k = H.polled; k != H.posted; k++) {
 		const struct mrc_sender_msg *m = &H.msgs[k & (H.nmsgs - 1)];
@@ -320,6 +375,8 @@ static void check_sender(void)
 		FUZZ_ASSERT(m->cookie == k && m->npkts == H.msg_npkts[k]);
 		FUZZ_ASSERT(m->sent == H.msg_sent[k]);
 		FUZZ_ASSERT(m->acked <= m->sent);
+		FUZZ_ASSERT(m->awaits_response ==
+			    (H.msg_resp[k] == RESP_AWAITED));
 	}
 	if (H.snd.failed) {
 		struct mrc_sender_tx tx;
@@ -338,8 +395,14 @@ static void check_sender(void)
 		 */
 		FUZZ_ASSERT(due <= H.horizon);
 	} else {
-		/* Something in flight and no timer: the sender would hang. */
-		FUZZ_ASSERT(!mrc_tx_in_flight(t));
+		/*
+		 * Something in flight, or only selectively acknowledged
+		 * PSNs, and no timer: the sender would hang. Without an
+		 * RTO only held losses arm it (the caller waits for ever).
+		 */
+		FUZZ_ASSERT(H.snd.no_rto || !mrc_tx_in_flight(t));
+		FUZZ_ASSERT(H.snd.no_rto || !mrc_tx_outstanding(t) ||
+			    mrc_tx_lost_count(t));
 	}
 	/* As a caller asks after every event; STEP_PROBE answers it. */
 	ev = mrc_sender_next_probe(&H.snd, H.now);
@@ -359,64 +422,118 @@ static void net_put(const struct net_pkt *pkt)
 		H.net_head = (H.net_head + 1) % NET_SLOTS;
 }
 
+#define NO_MSG	0xffffffffu
+
+/*
+ * Checks @tx, handed out with una at @una, and puts it on the network.
+ * @request: the post number mrc_sender_next_request() was asked for, or
+ * NO_MSG for mrc_sender_next().
+ */
+static void record_tx(const struct mrc_sender_tx *tx, u32 una, u32 request)
+{
+	struct net_pkt pkt;
+	u32 off, k;
+
+	FUZZ_ASSERT(tx->psn <= MRC_PSN_MASK);
+	FUZZ_ASSERT(mrc_psn_distance(una, tx->psn) < H.nslots);
+	FUZZ_ASSERT(tx->ev == MRC_TX_NIL || (H.n_evs && tx->ev < H.n_evs));
+	FUZZ_ASSERT(tx->msg < H.nmsgs);
+	off = snd_off(tx->psn);
+	if (tx->why == MRC_SENDER_NEW) {
+		/* Never the same PSN twice as new: the next in sequence. */
+		FUZZ_ASSERT(off == H.new_psns && off < MAX_PSNS);
+		if (request == NO_MSG) {
+			while (H.cur_msg < H.posted &&
+			       H.msg_sent[H.cur_msg] == H.msg_npkts[H.cur_msg])
+				H.cur_msg++;
+			k = H.cur_msg;
+			FUZZ_ASSERT(k < H.posted && k >= H.polled);
+		} else {
+			/* One more packet of that message, asking an ACK. */
+			k = request;
+			FUZZ_ASSERT(tx->ack_req);
+			H.msg_npkts[k]++;
+		}
+		FUZZ_ASSERT(tx->msg == (k & (H.nmsgs - 1)));
+		FUZZ_ASSERT(tx->pkt == H.msg_sent[k]);
+		if (!tx->pkt) {
+			H.msg_first[k] = tx->psn;
+			H.msg_first_off[k] = off;
+		}
+		H.msg_last_off[k] = off;
+		H.msg_sent[k]++;
+		/* A message's last packet always asks (mrc_sender.h). */
+		if (H.msg_sent[k] == H.msg_npkts[k] ||
+		    H.msg_sent[k] % H.ack_interval == 0)
+			FUZZ_ASSERT(tx->ack_req);
+		H.psn_msg[off] = (u16)k;
+		H.psn_pkt[off] = (u16)tx->pkt;
+		H.new_psns++;
+	} else {
+		FUZZ_ASSERT(request == NO_MSG);
+		FUZZ_ASSERT(tx->why <= MRC_SENDER_RETX_RNR);
+		H.retx[tx->why]++;
+		/* Sent before, not cumulatively acknowledged, same place. */
+		FUZZ_ASSERT(off < H.new_psns &&
+			    off >= snd_off(una));
+		k = H.psn_msg[off];
+		FUZZ_ASSERT(k >= H.polled);
+		FUZZ_ASSERT(tx->msg == (k & (H.nmsgs - 1)));
+		FUZZ_ASSERT(tx->pkt == H.psn_pkt[off]);
+		FUZZ_ASSERT(tx->ack_req);
+	}
+	pkt.psn = tx->psn;
+	pkt.ev = tx->ev;
+	pkt.ts = (u32)H.now;
+	pkt.flags = (tx->ack_req ? MRC_RECEIVER_F_ACK_REQ : 0) |
+		    (tx->pkt + 1 == H.msg_npkts[k] ? MRC_RECEIVER_F_LAST : 0);
+	net_put(&pkt);
+}
+
 static bool send_one(void)
 {
-	u32 una = H.snd.tx.una, off, k;
+	u32 una = H.snd.tx.una;
 	struct mrc_sender_tx tx;
-	struct net_pkt pkt;
 	bool failed = H.snd.failed;
 
 	memset(&tx, 0x5a, sizeof(tx));
 	if (!mrc_sender_next(&H.snd, H.now, &tx))
 		return false;
 	FUZZ_ASSERT(!failed);
-	FUZZ_ASSERT(tx.psn <= MRC_PSN_MASK);
-	FUZZ_ASSERT(mrc_psn_distance(una, tx.psn) < H.nslots);
-	FUZZ_ASSERT(tx.ev == MRC_TX_NIL || (H.n_evs && tx.ev < H.n_evs));
-	FUZZ_ASSERT(tx.msg < H.nmsgs);
-	off = snd_off(tx.psn);
-	if (tx.why == MRC_SENDER_NEW) {
-		FUZZ_ASSERT(off == H.new_psns && off < MAX_PSNS);
-		while (H.cur_msg < H.posted &&
-		       H.msg_sent[H.cur_msg] == H.msg_npkts[H.cur_msg])
-			H.cur_msg++;
-		k = H.cur_msg;
-		FUZZ_ASSERT(k < H.posted && k >= H.polled);
-		FUZZ_ASSERT(tx.msg == (k & (H.nmsgs - 1)));
-		FUZZ_ASSERT(tx.pkt == H.msg_sent[k]);
-		if (!tx.pkt)
-			H.msg_first[k] = tx.psn;
-		H.msg_sent[k]++;
-		/* A message's last packet always asks (mrc_sender.h). */
-		if (H.msg_sent[k] == H.msg_npkts[k] ||
-		    H.msg_sent[k] % H.ack_interval == 0)
-			FUZZ_ASSERT(tx.ack_req);
-		H.psn_msg[off] = (u16)k;
-		H.psn_pkt[off] = (u16)tx.pkt;
-		H.new_psns++;
-	} else {
-		FUZZ_ASSERT(tx.why <= MRC_SENDER_RETX_RNR);
-		/* Sent before, not cumulatively acknowledged, same place. */
-		FUZZ_ASSERT(off < H.new_psns &&
-			    off >= snd_off(una));
-		k = H.psn_msg[off];
-		FUZZ_ASSERT(k >= H.polled);
-		FUZZ_ASSERT(tx.msg == (k & (H.nmsgs - 1)));
-		FUZZ_ASSERT(tx.pkt == H.psn_pkt[off]);
-		FUZZ_ASSERT(tx.ack_req);
-	}
-	pkt.psn = tx.psn;
-	pkt.ev = tx.ev;
-	pkt.flags = (tx.ack_req ? MRC_RECEIVER_F_ACK_REQ : 0) |
-		    (tx.pkt + 1 == H.msg_npkts[k] ? MRC_RECEIVER_F_LAST : 0);
-	net_put(&pkt);
+	record_tx(&tx, una, NO_MSG);
+	return true;
+}
+
+/*
+ * Message @k asks again (a READ's next segment or re-request). Only a
+ * message sent in full and cumulatively acknowledged may; without a
+ * packet map, not while another message is partly sent.
+ */
+static bool next_request(u32 k)
+{
+	const struct mrc_sender_msg *m = &H.msgs[k & (H.nmsgs - 1)];
+	u32 una = H.snd.tx.una, acked = m->acked, j;
+	bool failed = H.snd.failed, partly = false;
+	struct mrc_sender_tx tx;
+
+	for (j = H.polled; j != H.posted; j++)
+		if (j != k && H.msg_sent[j] && H.msg_sent[j] < H.msg_npkts[j])
+			partly = true;
+	memset(&tx, 0x5a, sizeof(tx));
+	if (!mrc_sender_next_request(&H.snd, H.now, k & (H.nmsgs - 1), &tx))
+		return false;
+	FUZZ_ASSERT(!failed && k >= H.polled && k < H.posted);
+	FUZZ_ASSERT(H.msg_sent[k] == H.msg_npkts[k] && acked == H.msg_npkts[k]);
+	FUZZ_ASSERT(H.pkt_map || !partly);
+	FUZZ_ASSERT(tx.why == MRC_SENDER_NEW);
+	record_tx(&tx, una, k);
 	return true;
 }
 
 static void poll_sender(void)
 {
 	struct mrc_sender_done d;
-	u32 k, i;
+	u32 k, off;
 
 	while (mrc_sender_poll_done(&H.snd, &d)) {
 		k = H.polled;
@@ -426,19 +543,27 @@ static void poll_sender(void)
 		switch (d.status) {
 		case MRC_SENDER_ST_OK:
 			FUZZ_ASSERT(!H.retry_exceeded && !H.flushed);
+			FUZZ_ASSERT(!H.failed || k < H.expect_fail);
 			FUZZ_ASSERT(H.msg_sent[k] == H.msg_npkts[k]);
+			/* A READ or atomic: only once its response came. */
+			FUZZ_ASSERT(H.msg_resp[k] != RESP_AWAITED);
 			if (!H.forged)
-				for (i = 0; i < H.msg_npkts[k]; i++)
-					FUZZ_ASSERT(bit_get(H.delivered,
-						rcv_off(mrc_psn_add(H.msg_first[k], i))));
+				for (off = H.msg_first_off[k];
+				     off <= H.msg_last_off[k]; off++)
+					FUZZ_ASSERT(H.psn_msg[off] != k ||
+						    bit_get(H.delivered,
+							    rcv_off(mrc_psn_add(H.init_psn, off))));
 			break;
 		case MRC_SENDER_ST_RETRY_EXCEEDED:
 			FUZZ_ASSERT(H.snd.failed);
 			FUZZ_ASSERT(!H.retry_exceeded++ && !H.flushed);
+			/* The oldest message unfinished when the retries ran out. */
+			FUZZ_ASSERT(k == H.expect_fail);
 			break;
 		case MRC_SENDER_ST_FLUSHED:
 			FUZZ_ASSERT(H.snd.failed);
 			FUZZ_ASSERT(H.retry_exceeded || !H.pending_at_fail);
+			FUZZ_ASSERT(k > H.expect_fail);
 			H.flushed++;
 			break;
 		default:
@@ -453,25 +578,87 @@ static void poll_sender(void)
 	}
 }
 
-static void sender_ack(u32 cum, const u64 *sack, u32 nwords, u32 ev, bool ecn)
+/*
+ * An ACK, with the echo of its copy when @echo; mrc_sender_on_ack_ex()'s
+ * result must say what changed: the PSNs that left the in-flight and
+ * lost sets, the cumulative PSN's advance, no more losses than PSNs.
+ */
+static void sender_ack_ex(u32 cum, const u64 *sack, u32 nwords, u32 ev,
+			  bool ecn, const struct mrc_sender_ack *echo)
 {
-	int ret = mrc_sender_on_ack(&H.snd, H.now, cum, sack, nwords, ev, ecn);
+	const struct mrc_tx_tracker *t = &H.snd.tx;
+	struct mrc_sender_ack ack = {
+		.cum_psn = cum, .sack = sack, .nwords = nwords,
+		.ev_echo = ev, .ecn = ecn,
+	};
+	u32 una = t->una, outstanding = mrc_tx_outstanding(t);
+	u32 pending = mrc_tx_in_flight(t) + mrc_tx_lost_count(t), now_pending;
+	bool failed = H.snd.failed;
+	struct mrc_sender_ack_result res;
+	int ret;
 
+	if (echo) {
+		ack.has_echo = true;
+		ack.echo_psn = echo->echo_psn;
+		ack.ts_echo = echo->ts_echo;
+	}
+	memset(&res, 0x5a, sizeof(res));
+	ret = mrc_sender_on_ack_ex(&H.snd, H.now, &ack, &res);
 	FUZZ_ASSERT(ret == MRC_TX_ACK_OK || ret == MRC_TX_ACK_STALE ||
 		    ret == MRC_TX_ACK_INVALID);
+	if (ret == MRC_TX_ACK_INVALID)
+		H.acks_invalid++;
+	now_pending = mrc_tx_in_flight(t) + mrc_tx_lost_count(t);
+	if (ret != MRC_TX_ACK_OK || failed) {
+		/* Nothing changed, and the result says so. */
+		FUZZ_ASSERT(!res.delivered && !res.acked && !res.lost);
+		FUZZ_ASSERT(t->una == una && now_pending == pending);
+		return;
+	}
+	FUZZ_ASSERT(res.acked == mrc_psn_distance(una, t->una));
+	FUZZ_ASSERT(res.acked <= outstanding);
+	FUZZ_ASSERT(now_pending <= pending &&
+		    res.delivered == pending - now_pending);
+	FUZZ_ASSERT(res.lost <= outstanding);
 }
 
-static void sender_timeout(void)
+static void sender_ack(u32 cum, const u64 *sack, u32 nwords, u32 ev, bool ecn)
+{
+	sender_ack_ex(cum, sack, nwords, ev, ecn, NULL);
+}
+
+/* Live messages whose response the caller found late (then cleared). */
+static u32 late_responses(void)
+{
+	u32 k, n = 0;
+
+	for (k = H.polled; k != H.posted; k++) {
+		if (H.msg_late[k] && H.msg_resp[k] == RESP_AWAITED)
+			n++;
+		H.msg_late[k] = 0;
+	}
+	return n;
+}
+
+static void sender_timeout(u32 responses)
 {
 	bool was = H.snd.failed;
-	u32 pending = H.posted - H.polled;
+	u32 pending = H.posted - H.polled, k, oldest = H.posted;
 
-	mrc_sender_on_timeout(&H.snd, H.now);
+	/* Which message must fail if this timeout exhausts the retries. */
+	for (k = H.polled; k != H.posted; k++)
+		if (H.msgs[k & (H.nmsgs - 1)].acked < H.msg_npkts[k] ||
+		    H.msg_resp[k] == RESP_AWAITED) {
+			oldest = k;
+			break;
+		}
+	mrc_sender_on_timeout_ex(&H.snd, H.now, responses);
 	if (!was && H.snd.failed) {
 		H.failed = true;
+		H.expect_fail = oldest;
 		H.pending_at_fail = pending;
-		/* Something was in flight: some message was not acknowledged. */
-		FUZZ_ASSERT(pending);
+		/* Something was in flight: some message was not finished. */
+		FUZZ_ASSERT(pending && oldest != H.posted);
 	}
 }
 
@@ -505,6 +692,8 @@ static void step_deliver(struct input *in)
 		i = (H.reply_head + H.reply_n) % REPLY_SLOTS;
 		H.replies[i] = reply;
 		H.reply_ev[i] = pkt.ev;
+		H.reply_psn[i] = pkt.psn;
+		H.reply_ts[i] = pkt.ts;
 		if (H.reply_n < REPLY_SLOTS)
 			H.reply_n++;
 		else
@@ -512,23 +701,40 @@ static void step_deliver(struct input *in)
 	}
 }
 
-static void step_reply(struct input *in)
+/*
+ * A reply reaches the sender; @echo: with the echo of the copy that
+ * caused it (mrc_sender_on_ack_ex(), mrc_sender_on_trim_echo()), its send
+ * time moved back by @late (a copy older than the one it answers).
+ */
+static void step_reply(struct input *in, bool echo)
 {
-	u8 idx = in_u8(in), keep = in_u8(in);
+	u8 idx = in_u8(in), keep = in_u8(in), late = echo ? in_u8(in) : 0;
 	const struct mrc_receiver_reply *r;
-	u32 nwords;
+	struct mrc_sender_ack ack;
+	u32 nwords, i;
+	int ret;
 
 	if (!H.reply_n)
 		return;
-	r = &H.replies[(H.reply_head + idx % H.reply_n) % REPLY_SLOTS];
-	if (r->syndrome == MRC_NAK_TRIMMED)
+	i = (H.reply_head + idx % H.reply_n) % REPLY_SLOTS;
+	r = &H.replies[i];
+	ack.echo_psn = H.reply_psn[i];
+	ack.ts_echo = H.reply_ts[i] - (late & 1 ? late : 0);
+	if (r->syndrome == MRC_NAK_TRIMMED && echo) {
+		ret = mrc_sender_on_trim_echo(&H.snd, H.now, r->nak_psn,
+					      ack.ts_echo);
+		FUZZ_ASSERT(ret == MRC_TX_NAK_MARKED ||
+			    ret == MRC_TX_NAK_IGNORED ||
+			    ret == MRC_TX_NAK_CHARGE_CANCELLED);
+		FUZZ_ASSERT(!H.snd.failed || ret == MRC_TX_NAK_IGNORED);
+	} else if (r->syndrome == MRC_NAK_TRIMMED) {
 		mrc_sender_on_trim(&H.snd, H.now, r->nak_psn);
+	}
 	/* The wire carries MRC_SACK_MAX_WORDS; the glue cuts the rest. */
 	nwords = r->nwords < MRC_SACK_MAX_WORDS ? r->nwords :
 		 MRC_SACK_MAX_WORDS;
-	sender_ack(r->cum_psn, r->sack, keep & 2 ? r->nwords : nwords,
-		   H.reply_ev[(H.reply_head + idx % H.reply_n) % REPLY_SLOTS],
-		   keep & 4);
+	sender_ack_ex(r->cum_psn, r->sack, keep & 2 ? r->nwords : nwords,
+		      H.reply_ev[i], keep & 4, echo ? &ack : NULL);
 	if (!(keep & 1) && idx % H.reply_n == 0) {
 		H.reply_head = (H.reply_head + 1) % REPLY_SLOTS;
 		H.reply_n--;
@@ -628,7 +834,56 @@ static void step_timer(struct input *in)
 
 	if ((at & 1) && mrc_sender_next_timer(&H.snd, H.now, &due))
 		H.now = due;
-	sender_timeout();
+	/* The caller's timer also found these responses late. */
+	sender_timeout(at & 2 ? late_responses() : 0);
+}
+
+/*
+ * A response of a live message: @how % 4 is 0 progress, 1 the whole
+ * response (again, a duplicate, when it came before), 2 late for the
+ * next timer, 3 nothing (a response that never comes).
+ */
+static void step_response(struct input *in)
+{
+	u8 idx = in_u8(in), how = in_u8(in);
+	u32 k;
+
+	if (H.posted == H.polled)
+		return;
+	k = H.polled + idx % (H.posted - H.polled);
+	if (H.msg_resp[k] == RESP_NONE)
+		return;
+	switch (how % 4) {
+	case 0:
+		if (H.msg_resp[k] == RESP_AWAITED)
+			mrc_sender_on_response(&H.snd, H.now);
+		break;
+	case 1:
+		/* A response answers a request that went out in full. */
+		if (H.msg_sent[k] != H.msg_npkts[k])
+			break;
+		mrc_sender_response_done(&H.snd, k & (H.nmsgs - 1));
+		H.msg_resp[k] = RESP_DONE;
+		break;
+	case 2:
+		H.msg_late[k] = 1;
+		break;
+	}
+}
+
+/* The timeout attribute changes (in RTS): new bounds, or no RTO. */
+static void step_set_rto(u8 b)
+{
+	struct mrc_rto_params p = {
+		.min_us = 100u << (b >> 3 & 3),
+		.max_us = b & 0x20 ? 100000 : 2000u << (b >> 6),
+		.granularity_us = 1,
+		.initial_us = b % 8 ? 250u << (b % 8) : 0,
+	};
+
+	mrc_sender_set_rto(&H.snd, &p);
+	FUZZ_ASSERT(H.snd.no_rto == !p.initial_us);
+	FUZZ_ASSERT(!mrc_sender_rto_us(&H.snd) == !p.initial_us);
 }
 
 static void step(struct input *in)
@@ -639,18 +894,40 @@ static void step(struct input *in)
 	horizon_update();
 	switch (op) {
 	case STEP_POST:
+	case STEP_POST_RESPONSE:
 		n = in_u8(in);
 		if (H.posted == MAX_POSTS)
 			break;
 		i = n % 16 + 1;
-		if (mrc_sender_post(&H.snd, i, H.posted) >= 0) {
+		if ((op == STEP_POST ? mrc_sender_post(&H.snd, i, H.posted) :
+		     mrc_sender_post_flags(&H.snd, i, H.posted,
+					   MRC_SENDER_POST_RESPONSE)) >= 0) {
 			FUZZ_ASSERT(H.posted - H.polled < H.nmsgs);
 			H.msg_npkts[H.posted] = (u16)i;
 			H.msg_sent[H.posted] = 0;
+			H.msg_resp[H.posted] = op == STEP_POST ? RESP_NONE :
+					       RESP_AWAITED;
+			H.msg_late[H.posted] = 0;
+			H.msg_first_off[H.posted] = 0;
+			H.msg_last_off[H.posted] = 0;
 			H.posted++;
 		} else {
 			FUZZ_ASSERT(H.posted - H.polled == H.nmsgs);
 		}
+		break;
+	case STEP_RESPONSE:
+		step_response(in);
+		break;
+	case STEP_NEXT_REQUEST:
+		n = in_u8(in);
+		if (H.posted != H.polled && H.new_psns + 1 < MAX_PSNS)
+			next_request(H.polled + n % (H.posted - H.polled));
+		break;
+	case STEP_SET_RTO:
+		step_set_rto(in_u8(in));
+		break;
+	case STEP_REPLY_ECHO:
+		step_reply(in, true);
 		break;
 	case STEP_SEND:
 		n = in_u8(in) % 32 + 1;
@@ -661,7 +938,7 @@ static void step(struct input *in)
 		step_deliver(in);
 		break;
 	case STEP_REPLY:
-		step_reply(in);
+		step_reply(in, false);
 		break;
 	case STEP_FORGED_ACK:
 		step_forged_ack(in);
@@ -724,6 +1001,7 @@ static bool setup(struct input *in)
 	H.nslots = 8u << ((b1 >> 4) & 3);
 	H.nmsgs = 2u << ((b1 >> 6) & 3);
 	H.ack_interval = b6 % 8 + 1;
+	H.pkt_map = b6 & 8;
 	H.p = (struct mrc_sender_params){
 		.retry_cnt = (b1 >> 1) & 7,
 		.fixed_cwnd = b5 % 64 + 1,
@@ -745,6 +1023,9 @@ static bool setup(struct input *in)
 				    descs, &evp))
 			return false;
 	}
+	/* Timeout attribute 0: no RTO from the start. */
+	if (b6 & 0x80)
+		H.p.rto.initial_us = 0;
 	if (b1 & 1) {
 		mrc_nscc_params_default(&ccp);
 		FUZZ_ASSERT(mrc_nscc_init(&H.cc, &ccp) == 0);
@@ -752,22 +1033,49 @@ static bool setup(struct input *in)
 	FUZZ_ASSERT(mrc_sender_init(&H.snd, &H.p, H.slots, H.nslots, H.msgs,
 				    H.nmsgs, H.n_evs ? &H.set : NULL,
 				    b1 & 1 ? &H.cc : NULL, H.init_psn) == 0);
+	if (H.pkt_map)
+		mrc_sender_set_pkt_map(&H.snd, H.pkts);
+	if (b6 & 0x10)
+		mrc_sender_set_single_path(&H.snd, true, b6 >> 5);
 	mrc_receiver_init(&H.rcv, H.init_psn);
 	H.now = 1000;
 	return true;
 }
 
+/* Live messages still waiting for their response. */
+static u32 awaited_responses(void)
+{
+	u32 k, n = 0;
+
+	for (k = H.polled; k != H.posted; k++)
+		n += H.msg_resp[k] == RESP_AWAITED;
+	return n;
+}
+
 /*
  * The peer goes silent: the sender, firing its timer when due and sending
- * what it may, must give every message back, the oldest unacknowledged
- * as RETRY_EXCEEDED, within its retries. A sender with messages to finish
- * and no timer, or one that never runs out of retries, hangs its QP.
+ * what it may, must give every message back, the oldest unfinished as
+ * RETRY_EXCEEDED, after exactly the retries it had left. Responses that
+ * never come count as the caller's requester counts them: its own timer
+ * (an RTO from now, when the sender wants none) finds them late and asks
+ * again (mrc_sender_next_request()). A sender with messages to finish and
+ * no timer, or one that never runs out of retries, hangs its QP. Without
+ * an RTO the caller would wait for ever: the timeout attribute changes
+ * first.
  */
 static void peer_dies(void)
 {
-	u32 rounds, n;
-	u64 due;
+	static const struct mrc_rto_params rto = {
+		.min_us = 100, .max_us = 100000, .granularity_us = 1,
+		.initial_us = 1000,
+	};
+	u32 rounds, n, k, left, counted = 0, responses;
+	u64 due, timeouts;
 
+	if (H.snd.no_rto && !H.snd.failed)
+		mrc_sender_set_rto(&H.snd, &rto);
+	check_sender();
+	left = H.p.retry_cnt + 1 - H.snd.retries;
 	for (rounds = 0; rounds < 4096; rounds++) {
 		for (n = 0; n < 2 * MAX_SLOTS && H.new_psns + 1 < MAX_PSNS &&
 			    send_one(); n++)
@@ -775,14 +1083,37 @@ static void peer_dies(void)
 		poll_sender();
 		if (H.snd.failed || H.posted == H.polled ||
 		    H.new_psns + 1 >= MAX_PSNS)
-			return;
-		FUZZ_ASSERT(mrc_sender_next_timer(&H.snd, H.now, &due));
-		FUZZ_ASSERT(due >= H.now);
-		H.now = due;
-		sender_timeout();
+			break;
+		responses = 0;
+		if (mrc_sender_next_timer(&H.snd, H.now, &due)) {
+			FUZZ_ASSERT(due >= H.now);
+			H.now = due;
+		} else {
+			/* Only the caller's responses keep it waiting. */
+			responses = awaited_responses();
+			FUZZ_ASSERT(responses);
+			H.now += mrc_sender_rto_us(&H.snd);
+		}
+		timeouts = H.snd.stats.timeouts;
+		sender_timeout(responses);
+		if (H.snd.stats.timeouts != timeouts) {
+			FUZZ_ASSERT(H.snd.stats.timeouts == timeouts + 1);
+			counted++;
+		}
+		/* Nothing progresses: the retries run out exactly. */
+		FUZZ_ASSERT(H.snd.failed == (counted == left));
+		FUZZ_ASSERT(counted <= left);
+		if (responses)
+			for (k = H.polled; k != H.posted &&
+			     H.new_psns + 1 < MAX_PSNS; k++)
+				if (H.msg_resp[k] == RESP_AWAITED)
+					next_request(k);
 		check_sender();
 	}
-	FUZZ_ASSERT(!"the sender outlived a silent peer");
+	FUZZ_ASSERT(rounds < 4096);
+	poll_sender();
+	if (H.new_psns + 1 < MAX_PSNS)
+		FUZZ_ASSERT(H.polled == H.posted);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

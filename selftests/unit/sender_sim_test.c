@@ -757,7 +757,8 @@ static const struct mrc_sender_params unit_params = {
  * A READ (posted awaiting a response) finishes only after its response,
  * though its request was acknowledged first; it asks again on a new PSN
  * of its own, once the earlier request is acknowledged, and the messages
- * still complete in posting order.
+ * still complete in posting order. The WRITE went out after the READ:
+ * only a caller with a packet map may ask again (as the requester does).
  */
 static void sender_response_messages(void)
 {
@@ -766,10 +767,12 @@ static void sender_response_messages(void)
 	struct mrc_sender_done d;
 	struct mrc_sender_tx tx;
 	struct mrc_sender s;
+	u32 pkts[8];
 	int rd, wr;
 
 	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4, NULL,
 				 NULL, 100), 0);
+	mrc_sender_set_pkt_map(&s, pkts);
 	rd = mrc_sender_post_flags(&s, 1, 5, MRC_SENDER_POST_RESPONSE);
 	wr = mrc_sender_post(&s, 2, 6);
 	CHECK_EQ(rd, 0);
@@ -864,6 +867,48 @@ static void sender_request_among_packets(void)
 }
 
 /*
+ * Without a packet map a request must follow its message's last PSN: once
+ * a WRITE went out in full after the READ, the READ's re-request would
+ * take a PSN whose distance from the READ's first is not its packet, and
+ * its retransmission would name the wrong packet. It waits for the map.
+ */
+static void sender_request_after_other_message(void)
+{
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u32 pkts[8], map;
+	int rd;
+
+	for (map = 0; map < 2; map++) {
+		CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4,
+					 NULL, NULL, 100), 0);
+		if (map)
+			mrc_sender_set_pkt_map(&s, pkts);
+		rd = mrc_sender_post_flags(&s, 1, 1, MRC_SENDER_POST_RESPONSE);
+		CHECK_EQ(mrc_sender_post(&s, 2, 2), 1);
+		CHECK(mrc_sender_next(&s, 10, &tx));
+		CHECK(mrc_sender_next(&s, 10, &tx));
+		CHECK(mrc_sender_next(&s, 10, &tx));
+		CHECK_EQ(tx.psn, 102);
+		CHECK_EQ(mrc_sender_on_ack(&s, 20, 103, NULL, 0, 0, false),
+			 MRC_TX_ACK_OK);
+		CHECK_EQ(mrc_sender_next_request(&s, 30, (u32)rd, &tx),
+			 map == 1);
+		if (!map)
+			continue;
+		CHECK_EQ(tx.psn, 103);
+		CHECK_EQ(tx.pkt, 1);
+		mrc_sender_on_trim(&s, 40, 103);
+		CHECK(mrc_sender_next_retransmit(&s, 50, &tx));
+		CHECK_EQ(tx.psn, 103);
+		CHECK_EQ(tx.msg, (u32)rd);
+		CHECK_EQ(tx.pkt, 1);
+	}
+}
+
+/*
  * An ACK's result says what it delivered (cumulatively or selectively)
  * and what it acknowledged cumulatively; an echo of a copy nobody charged
  * withdraws nothing.
@@ -937,6 +982,48 @@ static void sender_response_timeouts(void)
 	CHECK(mrc_sender_poll_done(&s, &d));
 	CHECK_EQ(d.cookie, 9);
 	CHECK_EQ(d.status, MRC_SENDER_ST_RETRY_EXCEEDED);
+}
+
+/*
+ * A READ whose response never comes fails; a WRITE posted behind it,
+ * though its packets were all acknowledged, is flushed: after an error
+ * completion the rest of the queue completes in error (IB's flush), never
+ * as a success behind the failure.
+ */
+static void sender_flush_behind_response(void)
+{
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u64 rto, now = 20;
+
+	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4, NULL,
+				 NULL, 0), 0);
+	CHECK_EQ(mrc_sender_post_flags(&s, 1, 1, MRC_SENDER_POST_RESPONSE),
+		 0);
+	CHECK_EQ(mrc_sender_post(&s, 2, 2), 1);
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK(mrc_sender_next(&s, 10, &tx));
+	CHECK_EQ(mrc_sender_on_ack(&s, 20, 3, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	CHECK(!mrc_sender_poll_done(&s, &d));
+	rto = mrc_sender_rto_us(&s);
+	while (!s.failed && now < 1000000) {
+		now += rto;
+		mrc_sender_on_timeout_ex(&s, now, 1);
+		rto = mrc_sender_rto_us(&s);
+	}
+	CHECK(s.failed);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 1);
+	CHECK_EQ(d.status, MRC_SENDER_ST_RETRY_EXCEEDED);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 2);
+	CHECK_EQ(d.status, MRC_SENDER_ST_FLUSHED);
+	CHECK(!mrc_sender_poll_done(&s, &d));
 }
 
 /*
@@ -1156,7 +1243,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(sender_sack_reneged),
 	KTAP_CASE(sender_response_messages),
 	KTAP_CASE(sender_request_among_packets),
+	KTAP_CASE(sender_request_after_other_message),
 	KTAP_CASE(sender_response_timeouts),
+	KTAP_CASE(sender_flush_behind_response),
 	KTAP_CASE(sender_ack_result),
 	KTAP_CASE(sender_without_rto),
 	KTAP_CASE(sender_trim_echo),

@@ -234,12 +234,13 @@ bool mrc_sender_next_request(struct mrc_sender *s, u64 now, u32 msg,
 	    m->sent < m->npkts || m->acked < m->npkts ||
 	    !mrc_sender_window_open(s))
 		return false;
-	if (!s->pkts && s->sending != s->posted) {
-		const struct mrc_sender_msg *cur = mrc_sender_msg(s, s->sending);
-
-		if (cur->sent && cur->sent < cur->npkts)
-			return false;
-	}
+	/*
+	 * Without a map a retransmission names the packet by its distance
+	 * from the message's first PSN: the request must follow the
+	 * message's last PSN, nothing of another message between them.
+	 */
+	if (!s->pkts && mrc_psn_add(m->first_psn, m->sent) != s->tx.next)
+		return false;
 	out->ev = mrc_sender_pick(s, -1);
 	out->psn = mrc_tx_send(&s->tx, out->ev, now, idx);
 	if (out->psn == MRC_TX_PSN_NONE)
@@ -541,17 +542,24 @@ static bool mrc_sender_held_losses(struct mrc_sender *s, u64 now)
 	return lost != 0;
 }
 
-/* The oldest message not yet fully acknowledged fails; the rest flush. */
+/*
+ * The oldest message not yet finished fails; the rest flush, even one
+ * acknowledged in full behind a READ still waiting for its response: no
+ * success may complete after the error (IB's flush).
+ */
 static void mrc_sender_fail(struct mrc_sender *s)
 {
+	u8 status = MRC_SENDER_ST_OK;
 	u32 i;
 
 	for (i = s->done; i != s->posted; i++) {
 		struct mrc_sender_msg *m = mrc_sender_msg(s, i);
 
-		if (m->acked < m->npkts || m->awaits_response) {
+		if (status != MRC_SENDER_ST_OK) {
+			m->status = MRC_SENDER_ST_FLUSHED;
+		} else if (m->acked < m->npkts || m->awaits_response) {
 			m->status = MRC_SENDER_ST_RETRY_EXCEEDED;
-			break;
+			status = m->status;
 		}
 	}
 	s->failed = true;

@@ -251,8 +251,9 @@ bool mrc_sender_next_retransmit(struct mrc_sender *s, u64 now,
  * A READ or atomic whose requests are all acknowledged asks again (the
  * next READ segment, or what its responses left missing): one more packet
  * of message @msg on a new PSN, asking for an ACK, when the window allows.
- * Without a packet map, not while another message is partly sent: its
- * PSNs must stay consecutive.
+ * Without a packet map, only on the PSN after the message's last: a
+ * message's PSNs must stay consecutive, so once anything else went out
+ * after it, it may ask again only with a map (mrc_sender_set_pkt_map()).
  */
 bool mrc_sender_next_request(struct mrc_sender *s, u64 now, u32 msg,
 			     struct mrc_sender_tx *out);
