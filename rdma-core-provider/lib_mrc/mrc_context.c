@@ -65,6 +65,7 @@ int mrc_destroy_context(struct mrc_context *mrc_ctx)
 	pthread_mutex_unlock(&mrc_ctx->lock);
 	if (busy)
 		return mrc_fail(EBUSY);
+	mrc_ctl_state_free(mrc_ctx->ctl);
 	pthread_rwlock_destroy(&mrc_ctx->qp_table_lock);
 	pthread_mutex_destroy(&mrc_ctx->lock);
 	free(mrc_ctx);

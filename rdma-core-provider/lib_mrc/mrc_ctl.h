@@ -14,8 +14,9 @@
  * way; only OFFLINE profiles change freely. Calls return 0, or -1 with
  * errno set (EPERM without CAP_NET_ADMIN).
  *
- * Status on soft-MRC: the declarations and their layouts only; the calls
- * are not in lib_mrc.so yet (Documentation/mrc-api.rst).
+ * Status on soft-MRC: every call is in lib_mrc.so, over the kernel's "mrc"
+ * generic netlink family; the EV event CQ and the endpoint operations fail
+ * with EOPNOTSUPP until the kernel has them (Documentation/mrc-api.rst).
  */
 #ifndef SOFT_MRC_OCP_CTL_API_H
 #define SOFT_MRC_OCP_CTL_API_H

@@ -59,6 +59,9 @@ struct mrc_context {
 	/* QPs by number: completions and events name them so. */
 	pthread_rwlock_t qp_table_lock;
 	struct mrc_qp *qp_table[MRC_LIB_QP_BUCKETS];
+
+	/* The controller API's state (mrc_ctl_lib.h), made on first use. */
+	struct mrc_ctl_state *ctl;
 };
 
 struct mrc_comp_channel {
@@ -172,6 +175,9 @@ int mrc_qp_attr_check(const struct mrc_qp *qp, const struct mrc_qp_attr *attr,
 void mrc_qp_attr_apply(struct mrc_qp_attr *to, const struct mrc_qp_attr *from,
 		       int mask);
 uint8_t mrc_timeout_to_ib(uint8_t mrc_timeout);
+
+/* mrc_ctl_state.c */
+void mrc_ctl_state_free(struct mrc_ctl_state *st);
 
 /* mrc_qp.c */
 struct mrc_qp *mrc_qp_lookup_locked(struct mrc_context *ctx, uint32_t qpn);
