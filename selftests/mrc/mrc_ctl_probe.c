@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mrc-ctl-probe: the OCP controller API (mrc_ctl.h, lib_mrc) against a live
+ * mrc device, one step per invocation so that mrc_ctl.sh can check each
+ * with mrcctl in between (Documentation/mrc-api.rst):
+ *
+ *   mrc-ctl-probe DEV device             the device query, printed
+ *   mrc-ctl-probe DEV explicit ID PORT.. an explicit UDP profile of those
+ *                                        source ports on port 1, ONLINE
+ *   mrc-ctl-probe DEV generated ID       a generated UDP profile, ONLINE
+ *   mrc-ctl-probe DEV show ID            the profile and its EVs' states
+ *   mrc-ctl-probe DEV set ID PORT STATE  STATE: GOOD or DENIED
+ *   mrc-ctl-probe DEV offline ID         withdraw the profile
+ *   mrc-ctl-probe DEV cc TARGET_NS       set NSCC's target delay, show it
+ *   mrc-ctl-probe DEV port               port 1's admin state
+ *   mrc-ctl-probe DEV refused            the errnos the API documents
+ *                                        for bad input and missing parts
+ *   mrc-ctl-probe DEV unprivileged       without CAP_NET_ADMIN: EPERM
+ *
+ * Exit status 0 when every call did what the documentation says; each
+ * failure is printed with the call and its errno.
+ */
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <mrc_ctl.h>
+
+#include "probe_util.h"
+
+static int failures;
+
+#define EXPECT(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			printf("FAIL %s:%d: ", __FILE__, __LINE__);	\
+			printf(__VA_ARGS__);				\
+			printf(" (errno %d %s)\n", errno,		\
+			       strerror(errno));			\
+			failures++;					\
+		}							\
+	} while (0)
+
+#define EXPECT_ERRNO(call, err)						\
+	do {								\
+		errno = 0;						\
+		int ret_ = (call);					\
+		EXPECT(ret_ == -1 && errno == (err), "%s = %d, want errno %d", \
+		       #call, ret_, err);				\
+	} while (0)
+
+static struct mrc_ctl_ev udp_ev(uint8_t port, uint16_t sport)
+{
+	struct mrc_ctl_ev ev = MRC_CTL_EV_UNPOPULATED;
+
+	ev.port = port;
+	ev.val[0] = sport >> 8;
+	ev.val[1] = sport & 0xff;
+	return ev;
+}
+
+static const char *state_name(enum mrc_ctl_ev_state s)
+{
+	switch (s) {
+	case MRC_CTL_EV_GOOD:
+		return "GOOD";
+	case MRC_CTL_EV_ASSUMED_BAD:
+		return "ASSUMED_BAD";
+	case MRC_CTL_EV_DENIED:
+		return "DENIED";
+	default:
+		return "UNKNOWN";
+	}
+}
+
+/* Format profile 1, UDP, ONLINE (it lives in this process's context). */
+static void udp_format(struct mrc_context *ctx)
+{
+	struct mrc_ctl_ev_fmt_profile_attr a = {
+		.profile_state = MRC_CTL_PROFILE_INIT,
+		.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP,
+	};
+
+	EXPECT(!mrc_ctl_modify_ev_fmt_profile(ctx, 1, &a,
+				MRC_CTL_EV_FMT_PROFILE_STATE |
+				MRC_CTL_EV_FMT_PROFILE_MODE),
+	       "format profile INIT");
+	a.profile_state = MRC_CTL_PROFILE_OFFLINE;
+	EXPECT(!mrc_ctl_modify_ev_fmt_profile(ctx, 1, &a,
+				MRC_CTL_EV_FMT_PROFILE_STATE),
+	       "format profile OFFLINE");
+	a.profile_state = MRC_CTL_PROFILE_ONLINE;
+	EXPECT(!mrc_ctl_modify_ev_fmt_profile(ctx, 1, &a,
+				MRC_CTL_EV_FMT_PROFILE_STATE),
+	       "format profile ONLINE");
+}
+
+static void set_state(struct mrc_context *ctx, uint64_t id,
+		      enum mrc_ctl_profile_state state)
+{
+	struct mrc_ctl_ev_profile_attr a = { .profile_state = state };
+
+	EXPECT(!mrc_ctl_modify_ev_profile(ctx, id, &a,
+					  MRC_CTL_EV_PROFILE_STATE),
+	       "EV profile %llu to state %d", (unsigned long long)id, state);
+}
+
+static void explicit_profile(struct mrc_context *ctx, uint64_t id,
+			     int argc, char **argv)
+{
+	struct mrc_ctl_ev_op_entry e[64] = { 0 };
+	struct mrc_ctl_ev_profile_attr a = {
+		.profile_state = MRC_CTL_PROFILE_INIT,
+		.ev_mode = MRC_CTL_EV_MODE_EXP, .ev_fmt_profile_id = 1,
+		.ev_count = argc, .ev_min_active = 1,
+	};
+	int i;
+
+	udp_format(ctx);
+	EXPECT(!mrc_ctl_modify_ev_profile(ctx, id, &a,
+				MRC_CTL_EV_PROFILE_STATE |
+				MRC_CTL_EV_PROFILE_MODE |
+				MRC_CTL_EV_PROFILE_FMT_ID |
+				MRC_CTL_EV_PROFILE_COUNT |
+				MRC_CTL_EV_PROFILE_MIN_ACTIVE),
+	       "EV profile INIT and configured");
+	for (i = 0; i < argc && i < 64; i++) {
+		e[i].ev = MRC_CTL_EV_UNPOPULATED;
+		e[i].ev_new = udp_ev(1, (uint16_t)strtoul(argv[i], NULL, 0));
+	}
+	a.ev_op.op = MRC_CTL_EV_OP_REPLACE_EV;
+	a.ev_op.entries = e;
+	a.ev_op.entry_count = argc;
+	EXPECT(!mrc_ctl_modify_ev_profile(ctx, id, &a,
+					  MRC_CTL_EV_PROFILE_EV_OP),
+	       "REPLACE_EV of %d EVs", argc);
+	set_state(ctx, id, MRC_CTL_PROFILE_OFFLINE);
+	set_state(ctx, id, MRC_CTL_PROFILE_ONLINE);
+}
+
+static void generated_profile(struct mrc_context *ctx, uint64_t id)
+{
+	struct mrc_ctl_ev_field f = {
+		.width = 16, .init_val = 0xc000, .min_val = 0, .max_val = 31,
+		.mask = 0x1f,
+	};
+	struct mrc_ctl_ev_profile_attr a = {
+		.profile_state = MRC_CTL_PROFILE_INIT,
+		.ev_mode = MRC_CTL_EV_MODE_GEN, .ev_fmt_profile_id = 1,
+		.ev_min_active = 2,
+		.ev_fields_op = {
+			.op = MRC_CTL_EV_FIELDS_OP_MODIFY_FIELDS,
+			.fields = &f, .field_count = 1,
+		},
+	};
+
+	udp_format(ctx);
+	EXPECT(!mrc_ctl_modify_ev_profile(ctx, id, &a,
+				MRC_CTL_EV_PROFILE_STATE |
+				MRC_CTL_EV_PROFILE_MODE |
+				MRC_CTL_EV_PROFILE_FMT_ID |
+				MRC_CTL_EV_PROFILE_MIN_ACTIVE |
+				MRC_CTL_EV_PROFILE_EV_FIELDS_OP),
+	       "generated profile INIT and configured");
+	set_state(ctx, id, MRC_CTL_PROFILE_OFFLINE);
+	set_state(ctx, id, MRC_CTL_PROFILE_ONLINE);
+}
+
+static void show(struct mrc_context *ctx, uint64_t id)
+{
+	struct mrc_ctl_ev_op_entry *e;
+	struct mrc_ctl_ev_profile_attr a = {
+		.ev_op = { .op = MRC_CTL_EV_OP_QUERY_EV_ARRAY },
+	};
+	int i, n;
+
+	/* The count first, then the array. */
+	if (mrc_ctl_query_ev_profile(ctx, id, &a, MRC_CTL_EV_PROFILE_EV_OP)) {
+		EXPECT(0, "query EV profile %llu", (unsigned long long)id);
+		return;
+	}
+	n = a.ev_op.entry_count;
+	e = calloc(n ? n : 1, sizeof(*e));
+	a.ev_op.entries = e;
+	EXPECT(!mrc_ctl_query_ev_profile(ctx, id, &a,
+				MRC_CTL_EV_PROFILE_EV_OP |
+				MRC_CTL_EV_PROFILE_CUR_STATE |
+				MRC_CTL_EV_PROFILE_MODE |
+				MRC_CTL_EV_PROFILE_COUNT |
+				MRC_CTL_EV_PROFILE_MIN_ACTIVE),
+	       "query EV profile %llu", (unsigned long long)id);
+	printf("profile %llu state %d mode %s count %u min-active %u\n",
+	       (unsigned long long)id, a.cur_profile_state,
+	       a.ev_mode == MRC_CTL_EV_MODE_GEN ? "gen" : "exp", a.ev_count,
+	       a.ev_min_active);
+	for (i = 0; i < a.ev_op.entry_count; i++)
+		printf("ev %d port %u udp %u %s\n", i, e[i].ev.port,
+		       e[i].ev.val[0] << 8 | e[i].ev.val[1],
+		       state_name(e[i].state));
+	free(e);
+}
+
+static void set_ev(struct mrc_context *ctx, uint64_t id, uint16_t sport,
+		   const char *state)
+{
+	struct mrc_ctl_ev_op_entry e = { .ev = udp_ev(1, sport) };
+	struct mrc_ctl_ev_profile_attr a = {
+		.ev_op = {
+			.op = MRC_CTL_EV_OP_MODIFY_EV_STATE,
+			.entries = &e, .entry_count = 1,
+		},
+	};
+
+	e.state = !strcmp(state, "DENIED") ? MRC_CTL_EV_DENIED :
+						MRC_CTL_EV_GOOD;
+	EXPECT(!mrc_ctl_modify_ev_profile(ctx, id, &a,
+					  MRC_CTL_EV_PROFILE_EV_OP),
+	       "EV %u of profile %llu to %s", sport,
+	       (unsigned long long)id, state);
+	e.state = 0;
+	a.ev_op.op = MRC_CTL_EV_OP_QUERY_EV_STATE;
+	EXPECT(!mrc_ctl_query_ev_profile(ctx, id, &a,
+					 MRC_CTL_EV_PROFILE_EV_OP) &&
+	       !strcmp(state_name(e.state), state),
+	       "EV %u reads back %s, not %s", sport, state_name(e.state),
+	       state);
+}
+
+static void cc(struct mrc_context *ctx, uint32_t target)
+{
+	struct mrc_ctl_cc_profile_attr a = { 0 };
+	struct mrc_ctl_cc_nscc_cfg cfg;
+
+	EXPECT(!mrc_ctl_query_cc_profile(ctx, 1, &a,
+					 MRC_CTL_CC_PROFILE_ALGORITHM |
+					 MRC_CTL_CC_PROFILE_CONFIG),
+	       "query CC profile 1");
+	if (!a.cc_config)
+		return;
+	/* Change one parameter: the rest as the kernel has them. */
+	cfg = *(const struct mrc_ctl_cc_nscc_cfg *)a.cc_config;
+	cfg.target_delay = target;
+	a.cc_config = &cfg;
+	EXPECT(!mrc_ctl_modify_cc_profile(ctx, 1, &a,
+					  MRC_CTL_CC_PROFILE_ALGORITHM |
+					  MRC_CTL_CC_PROFILE_CONFIG),
+	       "modify CC profile 1");
+	EXPECT(!mrc_ctl_query_cc_profile(ctx, 1, &a,
+					 MRC_CTL_CC_PROFILE_ALGORITHM |
+					 MRC_CTL_CC_PROFILE_CONFIG),
+	       "query CC profile 1 again");
+	if (a.cc_config)
+		printf("cc algorithm %s target_delay %u qa_threshold %u "
+		       "gamma %.3f\n", a.algorithm ? a.algorithm : "off",
+		       ((const struct mrc_ctl_cc_nscc_cfg *)a.cc_config)->target_delay,
+		       ((const struct mrc_ctl_cc_nscc_cfg *)a.cc_config)->qa_threshold,
+		       ((const struct mrc_ctl_cc_nscc_cfg *)a.cc_config)->gamma);
+}
+
+static void refused(struct ibv_context *vctx, struct mrc_context *ctx)
+{
+	struct mrc_ctl_ev_profile_attr a = {
+		.profile_state = MRC_CTL_PROFILE_INIT,
+	};
+	struct mrc_ctl_ev_op_entry e = { .ev = udp_ev(1, 1),
+					 .state = MRC_CTL_EV_ASSUMED_BAD };
+	struct mrc_ctl_ep_req req = { 0 };
+	struct mrc_ctl_ep_rsp rsp;
+	struct mrc_ctl_cc_profile_attr cc = { .algorithm = "dcqcn" };
+	int n;
+
+	EXPECT_ERRNO(mrc_ctl_query_device(vctx, NULL), EINVAL);
+	EXPECT_ERRNO(mrc_ctl_modify_ev_profile(ctx, 65, &a,
+				MRC_CTL_EV_PROFILE_STATE), EINVAL);
+	EXPECT_ERRNO(mrc_ctl_query_ev_profile(ctx, 63, &a, 0), ENOENT);
+	a.ev_mode = MRC_CTL_EV_MODE_AUTO;
+	EXPECT_ERRNO(mrc_ctl_modify_ev_profile(ctx, 63, &a,
+				MRC_CTL_EV_PROFILE_STATE |
+				MRC_CTL_EV_PROFILE_MODE), EOPNOTSUPP);
+	/* ... and left nothing behind. */
+	EXPECT_ERRNO(mrc_ctl_query_ev_profile(ctx, 63, &a, 0), ENOENT);
+	/* The kernel refuses more active EVs than the profile has. */
+	a.ev_mode = MRC_CTL_EV_MODE_EXP;
+	a.ev_count = 1;
+	a.ev_fmt_profile_id = 1;
+	a.ev_min_active = 5;
+	udp_format(ctx);
+	EXPECT(!mrc_ctl_modify_ev_profile(ctx, 62, &a,
+				MRC_CTL_EV_PROFILE_STATE |
+				MRC_CTL_EV_PROFILE_MODE |
+				MRC_CTL_EV_PROFILE_FMT_ID |
+				MRC_CTL_EV_PROFILE_MIN_ACTIVE |
+				MRC_CTL_EV_PROFILE_COUNT), "profile 62 INIT");
+	e.ev = MRC_CTL_EV_UNPOPULATED;
+	e.ev_new = udp_ev(1, 4000);
+	a.ev_op.op = MRC_CTL_EV_OP_REPLACE_EV;
+	a.ev_op.entries = &e;
+	a.ev_op.entry_count = 1;
+	a.profile_state = MRC_CTL_PROFILE_OFFLINE;
+	EXPECT(!mrc_ctl_modify_ev_profile(ctx, 62, &a,
+				MRC_CTL_EV_PROFILE_EV_OP |
+				MRC_CTL_EV_PROFILE_STATE), "profile 62 OFFLINE");
+	a.profile_state = MRC_CTL_PROFILE_ONLINE;
+	EXPECT_ERRNO(mrc_ctl_modify_ev_profile(ctx, 62, &a,
+				MRC_CTL_EV_PROFILE_STATE), EINVAL);
+	EXPECT_ERRNO(mrc_ctl_modify_cc_profile(ctx, 1, &cc,
+				MRC_CTL_CC_PROFILE_ALGORITHM), EINVAL);
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+						&req, 1, 1000000, &rsp, &n),
+		     EOPNOTSUPP);
+	errno = 0;
+	EXPECT(!mrc_ctl_create_ev_event_cq(ctx, 16, NULL, NULL, 0) &&
+	       errno == EOPNOTSUPP, "event CQ not EOPNOTSUPP");
+}
+
+static void drop_net_admin(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (syscall(SYS_capget, &hdr, data)) {
+		perror("capget");
+		exit(1);
+	}
+	data[CAP_TO_INDEX(CAP_NET_ADMIN)].effective &=
+		~CAP_TO_MASK(CAP_NET_ADMIN);
+	if (syscall(SYS_capset, &hdr, data)) {
+		perror("capset");
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct ibv_context *vctx;
+	struct mrc_context *ctx;
+	const char *cmd;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: see the header of mrc_ctl_probe.c\n");
+		return 2;
+	}
+	cmd = argv[2];
+	vctx = probe_open_device(argv[1]);
+	if (!vctx)
+		return 1;
+	if (!strcmp(cmd, "unprivileged"))
+		drop_net_admin();
+	ctx = mrc_create_context(vctx, NULL);
+	if (!ctx) {
+		perror("mrc_create_context");
+		return 1;
+	}
+
+	if (!strcmp(cmd, "device")) {
+		struct mrc_ctl_device_attr d;
+
+		EXPECT(!mrc_ctl_query_device(vctx, &d), "query device");
+		printf("profiles %u evs %u free %u per-profile %u fmt 0x%x "
+		       "modes 0x%x ports 0x%x opt 0x%x cc %s\n",
+		       d.ev.ev_max_profiles, d.ev.ev_max_count,
+		       d.ev.ev_free_count, d.ev.ev_max_count_profile,
+		       d.ev.ev_fmt_mode_mask, d.ev.ev_mode_mask,
+		       d.phy_port_mask, d.opt_attr,
+		       d.cc.algorithms && d.cc.algorithms[0] ?
+		       d.cc.algorithms[0] : "none");
+	} else if (!strcmp(cmd, "explicit") && argc >= 5) {
+		explicit_profile(ctx, strtoull(argv[3], NULL, 0), argc - 4,
+				 argv + 4);
+	} else if (!strcmp(cmd, "generated") && argc == 4) {
+		generated_profile(ctx, strtoull(argv[3], NULL, 0));
+	} else if (!strcmp(cmd, "show") && argc == 4) {
+		show(ctx, strtoull(argv[3], NULL, 0));
+	} else if (!strcmp(cmd, "set") && argc == 6) {
+		set_ev(ctx, strtoull(argv[3], NULL, 0),
+		       (uint16_t)strtoul(argv[4], NULL, 0), argv[5]);
+	} else if (!strcmp(cmd, "offline") && argc == 4) {
+		set_state(ctx, strtoull(argv[3], NULL, 0),
+			  MRC_CTL_PROFILE_OFFLINE);
+	} else if (!strcmp(cmd, "cc") && argc == 4) {
+		cc(ctx, (uint32_t)strtoul(argv[3], NULL, 0));
+	} else if (!strcmp(cmd, "port")) {
+		struct mrc_ctl_port_attr p = { 0 };
+
+		EXPECT(!mrc_ctl_query_port(ctx, 1, &p,
+					   MRC_CTL_PORT_ADMIN_STATE),
+		       "query port 1");
+		printf("port 1 %s\n", p.port_admin_state ==
+		       MRC_CTL_PORT_ADMIN_ENABLED ? "enabled" : "disabled");
+	} else if (!strcmp(cmd, "refused")) {
+		refused(vctx, ctx);
+	} else if (!strcmp(cmd, "unprivileged")) {
+		struct mrc_ctl_device_attr d;
+		struct mrc_ctl_ev_profile_attr a = { 0 };
+
+		EXPECT_ERRNO(mrc_ctl_query_device(vctx, &d), EPERM);
+		EXPECT_ERRNO(mrc_ctl_query_ev_profile(ctx, 1, &a, 0), EPERM);
+	} else {
+		fprintf(stderr, "unknown command or arguments: %s\n", cmd);
+		return 2;
+	}
+	if (mrc_destroy_context(ctx))
+		EXPECT(0, "destroy context");
+	ibv_close_device(vctx);
+	return failures ? 1 : 0;
+}
