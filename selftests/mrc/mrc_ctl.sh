@@ -27,8 +27,8 @@ cleanup()
 }
 trap cleanup EXIT
 mrc_cleanup
-make_veth mrcc0 mrcc0p || ktap_skip_all "cannot create a veth pair"
-rdma link add mrc0 type mrc netdev mrcc0 ||
+make_veth mrctc0 mrctc0p || ktap_skip_all "cannot create a veth pair"
+rdma link add mrc0 type mrc netdev mrctc0 ||
 	ktap_skip_all "rdma link add failed (see link.sh)"
 
 ktap_begin 10
@@ -109,10 +109,10 @@ ktap_check "cc_profile_set_through_lib_mrc_seen_by_mrcctl" cc_through_lib_mrc
 port_admin()
 {
 	contains "port 1 enabled" "$PROBE" mrc0 port || return 1
-	ip link set dev mrcc0 down || return 1
+	ip link set dev mrctc0 down || return 1
 	contains "port 1 disabled" "$PROBE" mrc0 port
 	local rc=$?
-	ip link set dev mrcc0 up
+	ip link set dev mrctc0 up
 	return $rc
 }
 ktap_check "port_admin_state_is_the_netdevs" port_admin
