@@ -9,16 +9,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include "check_errno.h"
 #include "fake_verbs.h"
 #include "ktap.h"
 #include "mrc_lib.h"
-
-#define CHECK_FAILS(call, err)						\
-	do {								\
-		errno = 0;						\
-		CHECK_EQ((long long)(call), -1);			\
-		CHECK_EQ(errno, err);					\
-	} while (0)
 
 /* Calls documented to return the errno value, as their verbs versions. */
 #define CHECK_RETURNS(call, err)					\

@@ -18,18 +18,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "check_errno.h"
 #include "fake_nl.h"
 #include "fake_verbs.h"
 #include "ctl_uapi.h"
 #include "ktap.h"
 #include "mrc_ctl_lib.h"
-
-#define CHECK_FAILS(call, err)						\
-	do {								\
-		errno = 0;						\
-		CHECK_EQ((long long)(call), -1);			\
-		CHECK_EQ(errno, err);					\
-	} while (0)
 
 #define CHECK_NULL(call, err)						\
 	do {								\
