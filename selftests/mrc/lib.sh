@@ -19,6 +19,11 @@ if [ -z "$MRC_KO" ] && [ -n "$MRC_TOP" ] &&
 	MRC_KO=$MRC_TOP/drivers/infiniband/sw/mrc/mrc.ko
 fi
 VERBS_PROBE=$MRC_SELFTEST_DIR/verbs-probe
+# MRC_SEED (set by scripts/mrc-vm --deterministic) fixes every seed the tests
+# draw from $RANDOM, so that a run repeats exactly.
+if [ -n "${MRC_SEED:-}" ]; then
+	RANDOM=$MRC_SEED
+fi
 
 # shellcheck source=ktap.sh
 . "$MRC_SELFTEST_DIR/ktap.sh"
