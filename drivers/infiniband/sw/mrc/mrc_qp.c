@@ -19,6 +19,7 @@
 #include "mrc_qp.h"
 #include "mrc_qp_paths.h"
 #include "mrc_srq.h"
+#include "mrc_txq.h"
 
 #define MRC_SEND_WQE_HDR	sizeof(struct mrc_send_wqe)
 #define MRC_RECV_WQE_HDR	sizeof(struct mrc_recv_wqe)
@@ -89,7 +90,20 @@ static u32 mrc_recv_slot_size(const struct ib_qp_cap *cap)
 				  sizeof(struct mrc_sge));
 }
 
-/* RC QPs get a requester and a responder, datagram QPs neither. */
+/*
+ * The QP's packets have drained from its local queues: both of its senders
+ * may go on (the READ responder's task is idle unless READs are pending).
+ */
+static void mrc_qp_local_queue_drained(struct mrc_qp *qp)
+{
+	mrc_req_kick(qp);
+	mrc_resp_kick_reads(qp);
+}
+
+/*
+ * RC QPs get a requester and a responder, with one local transmit budget
+ * for both; datagram QPs neither.
+ */
 static int mrc_qp_init_engines(struct mrc_qp *qp)
 {
 	int err;
@@ -99,9 +113,13 @@ static int mrc_qp_init_engines(struct mrc_qp *qp)
 	err = mrc_qp_paths_alloc(qp);
 	if (err)
 		return err;
+	qp->txq = mrc_txq_create(qp, mrc_qp_local_queue_drained,
+				 MRC_REQ_WINDOW, &err);
+	if (!qp->txq)
+		goto err_paths;
 	err = mrc_req_init(qp);
 	if (err)
-		goto err_paths;
+		goto err_txq;
 	err = mrc_resp_init(qp);
 	if (err)
 		goto err_req;
@@ -109,6 +127,9 @@ static int mrc_qp_init_engines(struct mrc_qp *qp)
 
 err_req:
 	mrc_req_cleanup(qp);
+err_txq:
+	mrc_txq_detach(qp->txq);
+	qp->txq = NULL;
 err_paths:
 	mrc_qp_paths_free(qp);
 	return err;
@@ -122,6 +143,12 @@ static void mrc_qp_cleanup_engines(struct mrc_qp *qp)
 	}
 	mrc_req_cleanup(qp);
 	mrc_resp_cleanup(qp);
+	/*
+	 * Nothing transmits any more; a packet still queued kicks nobody
+	 * (until here, the stopped tasks made its kicks no-ops).
+	 */
+	mrc_txq_detach(qp->txq);
+	qp->txq = NULL;
 	mrc_qp_paths_free(qp);
 }
 

@@ -52,6 +52,7 @@ struct mrc_cq;
 struct mrc_srq;
 struct mrc_pkt;
 struct mrc_rx_meta;
+struct mrc_txq;
 
 /* Where a connected QP sends: from the GID it was given, to its peer's. */
 struct mrc_qp_path {
@@ -102,6 +103,11 @@ struct mrc_qp {
 	struct mrc_req_state req;	/* mrc_req.c */
 	struct mrc_resp_state resp;	/* mrc_resp.c */
 	struct mrc_ud_state ud;		/* mrc_ud.c */
+	/*
+	 * RC: the local transmit budget (mrc_txq.h) that the requester and
+	 * the READ responder share; packets leaving it wake both.
+	 */
+	struct mrc_txq *txq;
 
 	/* RC: the EVs it sprays over (mrc_qp_paths.c). */
 	struct mrc_qp_paths paths;

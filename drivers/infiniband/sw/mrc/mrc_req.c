@@ -130,7 +130,6 @@ static bool mrc_is_rd_atomic(u8 opcode)
 int mrc_req_init(struct mrc_qp *qp)
 {
 	struct mrc_req_state *req = &qp->req;
-	int err;
 
 	/* First: the error path's mrc_req_cleanup() stops both. */
 	mrc_task_init(&req->task, mrc_req_pass, MRC_REQ_BURST);
@@ -144,11 +143,6 @@ int mrc_req_init(struct mrc_qp *qp)
 	if (!req->entries || !req->slots || !req->pkts || !req->msgs) {
 		mrc_req_cleanup(qp);
 		return -ENOMEM;
-	}
-	req->txq = mrc_txq_create(qp, mrc_req_kick, MRC_REQ_WINDOW, &err);
-	if (!req->txq) {
-		mrc_req_cleanup(qp);
-		return err;
 	}
 	return 0;
 }
@@ -181,14 +175,6 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 		mrc_task_stop(&req->task);
 		hrtimer_cancel(&req->timer);
 		mrc_req_free_read_maps(qp);
-	}
-	/*
-	 * Nothing transmits any more; a packet still queued kicks nobody
-	 * (until here, the stopped task made its kick a no-op).
-	 */
-	if (req->txq) {
-		mrc_txq_detach(req->txq);
-		req->txq = NULL;
 	}
 	kvfree(req->entries);
 	kvfree(req->slots);
@@ -741,7 +727,7 @@ static bool mrc_req_local_queue_full(struct mrc_qp *qp,
 {
 	u32 limit = READ_ONCE(to_mrc_dev(qp->ibqp.device)->settings.txq_packets);
 
-	return mrc_txq_full(qp->req.txq, limit, skb_queue_len(out));
+	return mrc_txq_full(qp->txq, limit, skb_queue_len(out));
 }
 
 /* Whether every message posted to the sender has had all its PSNs sent. */
@@ -898,7 +884,7 @@ static void mrc_req_transmit(struct mrc_qp *qp, struct sk_buff_head *out)
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(out))) {
-		mrc_txq_own(qp->req.txq, skb);
+		mrc_txq_own(qp->txq, skb);
 		mrc_qp_send_packet(qp, skb);
 	}
 }
@@ -1003,7 +989,7 @@ static u64 mrc_req_cc_rtt(void *arg, u32 psn, u64 sent_at, u64 rtt)
 	struct mrc_req_state *req = &qp->req;
 	u64 wait;
 
-	if (!mrc_departure_wait(mrc_txq_departure(req->txq, psn), psn,
+	if (!mrc_departure_wait(mrc_txq_departure(qp->txq, psn), psn,
 				sent_at, rtt, &wait))
 		return rtt;
 	req->local_wait_us = req->local_wait_us - req->local_wait_us / 8 +
@@ -1516,7 +1502,7 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 			   mrc_rto_srtt_us(&req->sender.rto),
 			   mrc_rto_rttvar_us(&req->sender.rto),
 			   mrc_req_rto_us(qp), req->sender.rto.backoff,
-			   mrc_txq_queued(req->txq), req->txq->throttles,
+			   mrc_txq_queued(qp->txq), qp->txq->throttles,
 			   req->local_wait_us);
 	spin_unlock_bh(&qp->lock);
 }

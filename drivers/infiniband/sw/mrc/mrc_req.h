@@ -29,7 +29,6 @@ struct seq_file;
 struct sk_buff;
 struct mrc_pkt;
 struct mrc_rx_meta;
-struct mrc_txq;
 
 /* PSNs a requester may have outstanding: the responder's window. */
 #define MRC_REQ_WINDOW		MRC_RX_WINDOW
@@ -98,7 +97,6 @@ struct mrc_req_state {
 	u32 *pkts;			/* MRC_REQ_WINDOW: packet of a PSN */
 	struct mrc_sender_msg *msgs;	/* one per send queue slot */
 	struct mrc_sender_stats counted; /* of sender.stats, in counters */
-	struct mrc_txq *txq;		/* packets in local queues */
 	u32 next_msn_recv;		/* RSN: SEND*, WRITE_IMM */
 	u32 next_msn_rdatomic;		/* READ_REQ, ATOMIC_* */
 	u32 next_msn_write;		/* WRITE */

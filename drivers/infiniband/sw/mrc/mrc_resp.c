@@ -52,6 +52,7 @@
 #include "mrc_srq.h"
 #include "mrc_stats.h"
 #include "mrc_task.h"
+#include "mrc_txq.h"
 #include "mrc_xmit.h"
 
 /* READ response packets sent from the receive path; the work does more. */
@@ -275,6 +276,11 @@ static void mrc_resp_srq_event(struct ib_srq *ibsrq)
 static void mrc_resp_kick(struct mrc_qp *qp)
 {
 	mrc_task_kick(&qp->resp.task);
+}
+
+void mrc_resp_kick_reads(struct mrc_qp *qp)
+{
+	mrc_resp_kick(qp);
 }
 
 /* After qp->lock: transmit, raise events, hand READs to the work. */
@@ -602,6 +608,7 @@ static int mrc_resp_read_packet(struct mrc_resp_ctx *ctx,
 		kfree_skb(skb);
 		return err;
 	}
+	mrc_txq_own(ctx->qp->txq, skb);
 	__skb_queue_tail(&ctx->txq, skb);
 	rd->offset += len;
 	return 0;
@@ -609,20 +616,30 @@ static int mrc_resp_read_packet(struct mrc_resp_ctx *ctx,
 
 /*
  * Sends up to @budget READ response packets, oldest READ first; true when
- * some are left. A READ that cannot go on (its MR went away after the
- * check, no memory) is dropped without an error: the requester asks again
- * with a new READ_REQ, which then fails or succeeds at its in-order point.
+ * some are left and may go now. A READ that cannot go on (its MR went away
+ * after the check, no memory) is dropped without an error: the requester
+ * asks again with a new READ_REQ, which then fails or succeeds at its
+ * in-order point.
+ *
+ * The QP's local transmit budget (mrc_txq.h) bounds what sits in this
+ * host's queues: a burst of responses beyond it would only be dropped by a
+ * full device or backlog queue and asked for again. When it is full, the
+ * packet whose leaving drains it kicks the READ task.
  */
 static bool mrc_resp_send_reads(struct mrc_resp_ctx *ctx, u32 budget)
 {
-	struct mrc_resp_state *resp = &ctx->qp->resp;
-	u32 mtu = mrc_qp_payload_mtu(ctx->qp);
+	struct mrc_qp *qp = ctx->qp;
+	struct mrc_resp_state *resp = &qp->resp;
+	u32 limit = READ_ONCE(to_mrc_dev(qp->ibqp.device)->settings.txq_packets);
+	u32 mtu = mrc_qp_payload_mtu(qp);
 	struct mrc_resp_rd *rd;
 
 	/* Never 0 nor more than a packet holds, whatever the attributes. */
 	if (mtu < 256 || mtu > 4096)
 		mtu = 256;
 	while (budget && !list_empty(&resp->rd_sending)) {
+		if (mrc_txq_full(qp->txq, limit, 0))
+			return false;
 		rd = list_first_entry(&resp->rd_sending, struct mrc_resp_rd,
 				      node);
 		if (mrc_resp_read_packet(ctx, rd, mtu) || rd->offset == rd->end)

@@ -109,6 +109,12 @@ void mrc_resp_cleanup(struct mrc_qp *qp);
  * The QP entered RTR: start the receiver at rq_psn. Caller holds qp->lock.
  */
 void mrc_resp_start(struct mrc_qp *qp);
+
+/*
+ * READ responses may go on (the QP's local queues drained): runs the READ
+ * task. Any context but hard IRQ.
+ */
+void mrc_resp_kick_reads(struct mrc_qp *qp);
 /*
  * The QP's receive queue is being flushed (error state): complete with
  * IB_WC_WR_FLUSH_ERR what the responder took from an SRQ. Caller holds

@@ -154,7 +154,7 @@ bool mrc_txq_full(struct mrc_txq *q, u32 limit, u32 pending)
 {
 	if (!limit || atomic_read(&q->queued) + pending < limit)
 		return false;
-	/* Half drained: the requester then builds a batch, not a packet. */
+	/* Half drained: a sender then builds a batch, not a packet. */
 	WRITE_ONCE(q->wake_at, limit / 2);
 	atomic_set(&q->throttled, 1);
 	/*

@@ -9,10 +9,12 @@
  * queue would count as network delay in every RTT sample, a marking port
  * would mark it as congestion of the fabric, and packets of two planes
  * whose queues differ would overtake each other by far more than the
- * reorder tolerance. So the requester stops handing new packets down once
- * the QP has the device's txq_packets queued locally (mrc_settings.h), and
- * is kicked again as each one leaves, as TCP Small Queues does for a
- * socket.
+ * reorder tolerance. So the QP's senders, the requester and the READ
+ * responder, stop handing new packets down once the QP has the device's
+ * txq_packets queued locally (mrc_settings.h), and are kicked again as the
+ * queue drains, as TCP Small Queues does for a socket. The READ responder
+ * has the same reason and one more: a burst of responses larger than a
+ * device's or a veth peer's backlog is dropped before it leaves the host.
  *
  * A packet leaves our queues when its skb is freed or orphaned: a driver's
  * transmit completion, or the receive path of the namespace at the far end
@@ -30,8 +32,8 @@
  * (mrc_departure.h): the requester takes that wait out of the RTT samples
  * it gives congestion control. A slot per PSN of the requester's window.
  *
- * The budget knows no requester: the QP's owner passes the function that
- * wakes it (mrc_req_kick()), called under @lock from the destructor.
+ * The budget knows neither sender: the QP passes the function that wakes
+ * them (mrc_qp.c), called under @lock from the destructor.
  *
  * Locking: @lock (any context but hard IRQ: it is taken from skb
  * destructors) guards @qp. The count and the throttled flag are atomics;
@@ -54,13 +56,13 @@ struct socket;
 struct mrc_txq {
 	refcount_t refs;
 	atomic_t queued;	/* the QP's packets in local queues */
-	atomic_t throttled;	/* the requester waits for them to drain */
+	atomic_t throttled;	/* a sender waits for them to drain */
 	int wake_at;		/* ... down to this many */
 	spinlock_t lock;	/* guards @qp */
 	struct mrc_qp *qp;	/* NULL once the QP is being destroyed */
 	void (*wake)(struct mrc_qp *qp);	/* it may send again */
 	struct socket *sock;	/* owner of the queued skbs; never bound */
-	u64 throttles;		/* times the requester stopped (debugfs) */
+	u64 throttles;		/* times a sender stopped (debugfs) */
 	atomic64_t *departures;	/* by PSN: mrc_departure_record() */
 	u32 departures_mask;	/* slots - 1 */
 };
@@ -90,7 +92,7 @@ void mrc_txq_own(struct mrc_txq *q, struct sk_buff *skb);
 /*
  * Whether @limit packets (0: no limit) are queued locally, counting
  * @pending ones built and about to be owned (mrc_txq_own()). When true,
- * the packet whose leaving halves the queue wakes the requester. Under
+ * the packet whose leaving halves the queue wakes the QP's senders. Under
  * qp->lock.
  */
 bool mrc_txq_full(struct mrc_txq *q, u32 limit, u32 pending);
