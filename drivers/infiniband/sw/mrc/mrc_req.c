@@ -1004,18 +1004,28 @@ static u64 mrc_req_cc_rtt(void *arg, u32 psn, u64 sent_at, u64 rtt)
  * stopped coming for an RTO are asked again (mrc_req_read_next()): same
  * MSN, new PSN; the responder answers a repeated atomic from its saved
  * result. Returns how many.
+ *
+ * The responder answers them one after another: one not answered at all
+ * yet waits its turn there while responses to others come, however long
+ * the queue ahead of it takes to send. Its RTO runs from the last response
+ * of the QP, not from its request.
  */
 static u32 mrc_req_rerequest(struct mrc_qp *qp, u64 now, u64 rto)
 {
 	struct mrc_send_entry *e;
 	struct mrc_sender_msg *m;
+	u64 since;
 	u32 i, n = 0;
 
 	for (i = qp->sq_completed; i != qp->req.send_index; i++) {
 		e = mrc_entry(qp, i);
 		if (!mrc_is_rd_atomic(e->opcode) || e->response_done ||
-		    e->status != IB_WC_SUCCESS || !e->posted || e->read_again ||
-		    now - e->requested_at < rto)
+		    e->status != IB_WC_SUCCESS || !e->posted || e->read_again)
+			continue;
+		since = e->requested_at;
+		if (!e->read_received && qp->req.response_at_us > since)
+			since = qp->req.response_at_us;
+		if (now - since < rto)
 			continue;
 		m = mrc_req_msg(qp, e);
 		if (!m->sent || m->acked != m->npkts)
@@ -1302,6 +1312,7 @@ static void mrc_req_read_resp(struct mrc_qp *qp, struct sk_buff *skb,
 	e->read_received += len;
 	/* Progress: no re-request, no retry counted, while data comes. */
 	e->requested_at = mrc_now_us();
+	qp->req.response_at_us = e->requested_at;
 	mrc_sender_on_response(&qp->req.sender, e->requested_at);
 	if (e->read_received == e->length) {
 		e->response_done = true;
@@ -1335,6 +1346,7 @@ static void mrc_req_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	}
 	if (err)
 		e->status = IB_WC_LOC_PROT_ERR;
+	qp->req.response_at_us = mrc_now_us();
 	e->response_done = true;
 	mrc_sender_response_done(&qp->req.sender, e->msg);
 }

@@ -106,6 +106,7 @@ struct mrc_req_state {
 	u32 send_index;			/* next send queue index to post */
 	u8 rto_timeout;			/* qp->timeout the bounds are from */
 	u64 timer_due_us;		/* when @timer was set to fire */
+	u64 response_at_us;		/* the last READ/atomic response */
 	/*
 	 * Congestion control: the device's CC settings as of RTR, and the
 	 * NSCC window from RTS when @cc_enabled (else the fixed window).
