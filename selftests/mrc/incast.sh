@@ -188,7 +188,7 @@ summary()	# NAME
 	completion_times "$1" | awk -v n="$1" '{ if ($1 > max) max = $1; sum += $1; k++ }
 		END { printf "%s: p100 completion %.1f s, mean %.1f s; ", n, max, sum / k }'
 	cat "$tmp"/"$1".h*.out | awk '/^# transfers/ { for (i = 1; i <= NF; i++) if ($i == "checked") b += $(i + 1) }
-		END { printf "%d bytes checked; ", b }'
+		END { printf "%.0f bytes checked; ", b }'
 	echo "senders: timeouts $(delta "$b" "$a" timeouts $SENDERS)" \
 		"retransmits $(delta "$b" "$a" retransmits $SENDERS)" \
 		"NAKs(trimmed) $(delta "$b" "$a" trims $SENDERS)" \

@@ -104,7 +104,7 @@ traffic_checked()
 		if ($i == "transfers") t += $(i + 1)
 		if ($i == "checked") b += $(i + 1)
 		if ($i == "corrupted") c += $(i + 1) } }
-	END { printf "%d runs, %d transfers, %d bytes checked, %d corrupted\n",
+	END { printf "%d runs, %d transfers, %.0f bytes checked, %d corrupted\n",
 	      NR, t, b, c; exit (t == 0 || c != 0) }' "$tmp/runs"
 }
 ktap_check "every_byte_checked_intact" traffic_checked
