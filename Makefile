@@ -6,6 +6,8 @@
 #   make demo       deps, build, then the main job in the lab VM
 #   make bench-fabric  build, then the fabric benchmarks in one lab boot
 #                   (figures on stdout, timeline PNGs in Documentation/)
+#   make bench-core    the protocol core's instructions per packet, under
+#                   callgrind, no VM (scripts/bench-core; figures.rst)
 #   make check      deps, build, then every test: unit, lint, lab kselftests
 #   make install    on a real host: module, provider, libibverbs config,
 #                   lib_mrc (the OCP MRC API)
@@ -31,7 +33,7 @@ DESTDIR ?=
 .PHONY: all module provider lib_mrc tools unit deps check check-unit check-lab lint \
 	demo install install-module install-provider install-lib-mrc install-tools \
 	clean help \
-	bench-fabric include-graph
+	bench-fabric bench-core include-graph
 
 all: module provider lib_mrc tools unit
 
@@ -85,6 +87,9 @@ demo: deps
 bench-fabric: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/bench-fabric
+
+bench-core: deps
+	@scripts/bench-core
 
 include-graph:
 	@scripts/include-graph

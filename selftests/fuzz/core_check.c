@@ -16,6 +16,9 @@ void check_tracker(const struct sim *s, bool full)
 	FUZZ_ASSERT(t->heap_len <= t->reorder_tolerance &&
 		    t->reorder_tolerance >= 1 &&
 		    t->reorder_tolerance <= MRC_TX_REORDER_MAX);
+	/* The loss rule's threshold is the root: a min-heap throughout. */
+	for (i = 1; i < t->heap_len; i++)
+		FUZZ_ASSERT(t->heap[(i - 1) / 2] <= t->heap[i]);
 	FUZZ_ASSERT(t->n_charges <= MRC_TX_PENDING_CHARGES);
 	FUZZ_ASSERT(t->reorder_window_mult >= 1 &&
 		    t->reorder_window_mult <= MRC_TX_REORDER_WINDOW_MULT_MAX);

@@ -259,6 +259,32 @@ static void tx_heap_sift_down(struct mrc_tx_tracker *t, u32 i)
 	}
 }
 
+/*
+ * Replaces the root by @seq, larger than it. A delivery is nearly always
+ * the newest transmission, which belongs at a leaf, so Floyd's order: the
+ * hole left by the root goes down to a leaf along the smaller children,
+ * one comparison a level where a sift-down makes two, and @seq climbs
+ * back from there, rarely more than a level.
+ */
+static void tx_heap_replace_root(struct mrc_tx_tracker *t, u64 seq)
+{
+	u64 *h = t->heap;
+	u32 n = t->heap_len;
+	u32 i = 0, l;
+
+	while ((l = 2 * i + 1) < n) {
+		if (l + 1 < n && h[l + 1] < h[l])
+			l++;
+		h[i] = h[l];
+		i = l;
+	}
+	while (i && h[(i - 1) / 2] > seq) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = seq;
+}
+
 static void tx_heap_push(struct mrc_tx_tracker *t, u64 seq)
 {
 	u64 *h = t->heap;
@@ -275,8 +301,7 @@ static void tx_heap_push(struct mrc_tx_tracker *t, u64 seq)
 	}
 	if (seq <= h[0])
 		return;
-	h[0] = seq;
-	tx_heap_sift_down(t, 0);
+	tx_heap_replace_root(t, seq);
 }
 
 static void tx_heap_pop(struct mrc_tx_tracker *t)

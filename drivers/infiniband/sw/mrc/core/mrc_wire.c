@@ -11,6 +11,8 @@
  * struct mrc_opcode_info - what the wire format says about one opcode
  * @name: upper-case name; NULL for an undefined opcode
  * @ext: MRC_EXT_* parts of its extension header, in wire order
+ * @hdr_len: bytes of its base and extension headers (an ACK's or NAK's
+ *	without SACK words)
  * @flags: MRC_F_* base flags it may carry
  * @payload: whether it carries payload
  * @class: MRC_OPC_* classes it belongs to
@@ -18,6 +20,7 @@
 struct mrc_opcode_info {
 	const char *name;
 	u16 ext;
+	u8 hdr_len;
 	u8 flags;
 	bool payload;
 	u8 class;
@@ -31,51 +34,75 @@ struct mrc_opcode_info {
 
 #define MRC_OPC_RD_REQ	(MRC_OPC_REQUEST | MRC_OPC_RD_ATOMIC)
 
+/*
+ * Each entry's header length is the sum of its parts in @ext, written out
+ * so that no packet sums them again; wire_test holds every length to the
+ * wire format's.
+ */
 static const struct mrc_opcode_info mrc_opcodes[MRC_OP_MAX + 1] = {
 	[MRC_OP_WRITE] = {
-		"WRITE", MRC_EXT_MSGH | MRC_EXT_RADDR, MRC_F_DATA, true,
-		MRC_OPC_REQUEST | MRC_OPC_DATA },
+		"WRITE", MRC_EXT_MSGH | MRC_EXT_RADDR,
+		MRC_BASE_HDR_LEN + MRC_MSGH_LEN + MRC_RADDR_LEN,
+		MRC_F_DATA, true, MRC_OPC_REQUEST | MRC_OPC_DATA },
 	[MRC_OP_WRITE_IMM] = {
 		"WRITE_IMM", MRC_EXT_MSGH | MRC_EXT_RADDR | MRC_EXT_IMM,
+		MRC_BASE_HDR_LEN + MRC_MSGH_LEN + MRC_RADDR_LEN + MRC_IMM_LEN,
 		MRC_F_DATA | MRC_F_SOLICITED, true,
 		MRC_OPC_REQUEST | MRC_OPC_DATA | MRC_OPC_CONSUMES_RECV },
 	[MRC_OP_SEND] = {
-		"SEND", MRC_EXT_MSGH, MRC_F_DATA | MRC_F_SOLICITED, true,
+		"SEND", MRC_EXT_MSGH, MRC_BASE_HDR_LEN + MRC_MSGH_LEN,
+		MRC_F_DATA | MRC_F_SOLICITED, true,
 		MRC_OPC_REQUEST | MRC_OPC_DATA | MRC_OPC_CONSUMES_RECV },
 	[MRC_OP_SEND_IMM] = {
 		"SEND_IMM", MRC_EXT_MSGH | MRC_EXT_IMM,
+		MRC_BASE_HDR_LEN + MRC_MSGH_LEN + MRC_IMM_LEN,
 		MRC_F_DATA | MRC_F_SOLICITED, true,
 		MRC_OPC_REQUEST | MRC_OPC_DATA | MRC_OPC_CONSUMES_RECV },
 	[MRC_OP_READ_REQ] = {
-		"READ_REQ", MRC_EXT_MSGH | MRC_EXT_RADDR, MRC_F_REQ, false,
-		MRC_OPC_RD_REQ },
+		"READ_REQ", MRC_EXT_MSGH | MRC_EXT_RADDR,
+		MRC_BASE_HDR_LEN + MRC_MSGH_LEN + MRC_RADDR_LEN,
+		MRC_F_REQ, false, MRC_OPC_RD_REQ },
 	[MRC_OP_READ_RESP] = {
-		"READ_RESP", MRC_EXT_MSGH, MRC_F_DATA, true,
-		MRC_OPC_RESPONSE | MRC_OPC_DATA },
+		"READ_RESP", MRC_EXT_MSGH, MRC_BASE_HDR_LEN + MRC_MSGH_LEN,
+		MRC_F_DATA, true, MRC_OPC_RESPONSE | MRC_OPC_DATA },
 	[MRC_OP_ATOMIC_CMP_SWAP] = {
 		"ATOMIC_CMP_SWAP", MRC_EXT_MSGH | MRC_EXT_RADDR | MRC_EXT_ATOMIC,
+		MRC_BASE_HDR_LEN + MRC_MSGH_LEN + MRC_RADDR_LEN + MRC_ATOMIC_LEN,
 		MRC_F_REQ, false, MRC_OPC_RD_REQ },
 	[MRC_OP_ATOMIC_FETCH_ADD] = {
 		"ATOMIC_FETCH_ADD",
 		MRC_EXT_MSGH | MRC_EXT_RADDR | MRC_EXT_ATOMIC,
+		MRC_BASE_HDR_LEN + MRC_MSGH_LEN + MRC_RADDR_LEN + MRC_ATOMIC_LEN,
 		MRC_F_REQ, false, MRC_OPC_RD_REQ },
 	[MRC_OP_ATOMIC_RESP] = {
-		"ATOMIC_RESP", MRC_EXT_MSGH | MRC_EXT_ORIG, MRC_F_REQ, false,
-		MRC_OPC_RESPONSE },
-	[MRC_OP_ACK] = { "ACK", MRC_EXT_ACK, 0, false, MRC_OPC_RESPONSE },
-	[MRC_OP_NAK] = { "NAK", MRC_EXT_ACK, 0, false, MRC_OPC_RESPONSE },
-	[MRC_OP_PROBE] = { "PROBE", MRC_EXT_PROBE, 0, false, MRC_OPC_PATH },
+		"ATOMIC_RESP", MRC_EXT_MSGH | MRC_EXT_ORIG,
+		MRC_BASE_HDR_LEN + MRC_MSGH_LEN + MRC_ORIG_LEN,
+		MRC_F_REQ, false, MRC_OPC_RESPONSE },
+	[MRC_OP_ACK] = {
+		"ACK", MRC_EXT_ACK, MRC_BASE_HDR_LEN + MRC_ACK_FIXED_LEN,
+		0, false, MRC_OPC_RESPONSE },
+	[MRC_OP_NAK] = {
+		"NAK", MRC_EXT_ACK, MRC_BASE_HDR_LEN + MRC_ACK_FIXED_LEN,
+		0, false, MRC_OPC_RESPONSE },
+	[MRC_OP_PROBE] = {
+		"PROBE", MRC_EXT_PROBE, MRC_BASE_HDR_LEN + MRC_PROBE_LEN,
+		0, false, MRC_OPC_PATH },
 	[MRC_OP_PROBE_REPLY] = {
-		"PROBE_REPLY", MRC_EXT_PROBE, 0, false, MRC_OPC_PATH },
+		"PROBE_REPLY", MRC_EXT_PROBE, MRC_BASE_HDR_LEN + MRC_PROBE_LEN,
+		0, false, MRC_OPC_PATH },
 	[MRC_OP_PLANE_STATE] = {
-		"PLANE_STATE", MRC_EXT_PLANES, 0, false, MRC_OPC_PATH },
+		"PLANE_STATE", MRC_EXT_PLANES, MRC_BASE_HDR_LEN + MRC_PLANE_STATE_LEN,
+		0, false, MRC_OPC_PATH },
 	[MRC_OP_PLANE_STATE_ACK] = {
-		"PLANE_STATE_ACK", MRC_EXT_PLANES, 0, false, MRC_OPC_PATH },
+		"PLANE_STATE_ACK", MRC_EXT_PLANES, MRC_BASE_HDR_LEN + MRC_PLANE_STATE_LEN,
+		0, false, MRC_OPC_PATH },
 	[MRC_OP_UD_SEND] = {
-		"UD_SEND", MRC_EXT_DETH, MRC_F_UD, true, MRC_OPC_DATAGRAM },
+		"UD_SEND", MRC_EXT_DETH, MRC_BASE_HDR_LEN + MRC_DETH_LEN,
+		MRC_F_UD, true, MRC_OPC_DATAGRAM },
 	[MRC_OP_UD_SEND_IMM] = {
-		"UD_SEND_IMM", MRC_EXT_DETH | MRC_EXT_IMM, MRC_F_UD, true,
-		MRC_OPC_DATAGRAM },
+		"UD_SEND_IMM", MRC_EXT_DETH | MRC_EXT_IMM,
+		MRC_BASE_HDR_LEN + MRC_DETH_LEN + MRC_IMM_LEN,
+		MRC_F_UD, true, MRC_OPC_DATAGRAM },
 };
 
 static const char * const mrc_drop_reason_names[MRC_DROP_REASON_COUNT] = {
@@ -97,32 +124,6 @@ static const struct mrc_opcode_info *mrc_opcode_info(u8 opcode)
 	if (opcode > MRC_OP_MAX || !mrc_opcodes[opcode].name)
 		return NULL;
 	return &mrc_opcodes[opcode];
-}
-
-/* Bytes of the extension parts in @ext, SACK words not counted. */
-static size_t mrc_ext_len(u32 ext)
-{
-	size_t len = 0;
-
-	if (ext & MRC_EXT_DETH)
-		len += MRC_DETH_LEN;
-	if (ext & MRC_EXT_MSGH)
-		len += MRC_MSGH_LEN;
-	if (ext & MRC_EXT_RADDR)
-		len += MRC_RADDR_LEN;
-	if (ext & MRC_EXT_IMM)
-		len += MRC_IMM_LEN;
-	if (ext & MRC_EXT_ATOMIC)
-		len += MRC_ATOMIC_LEN;
-	if (ext & MRC_EXT_ORIG)
-		len += MRC_ORIG_LEN;
-	if (ext & MRC_EXT_ACK)
-		len += MRC_ACK_FIXED_LEN;
-	if (ext & MRC_EXT_PROBE)
-		len += MRC_PROBE_LEN;
-	if (ext & MRC_EXT_PLANES)
-		len += MRC_PLANE_STATE_LEN;
-	return len;
 }
 
 bool mrc_opcode_valid(u8 opcode)
@@ -181,7 +182,7 @@ size_t mrc_hdr_len(u8 opcode)
 {
 	const struct mrc_opcode_info *info = mrc_opcode_info(opcode);
 
-	return info ? MRC_BASE_HDR_LEN + mrc_ext_len(info->ext) : 0;
+	return info ? info->hdr_len : 0;
 }
 
 /**
@@ -560,7 +561,7 @@ int mrc_decode(const u8 *buf, size_t len, struct mrc_pkt *pkt)
 	if (!info)
 		return mrc_drop(MRC_DROP_BAD_OPCODE);
 
-	hlen = MRC_BASE_HDR_LEN + mrc_ext_len(info->ext);
+	hlen = info->hdr_len;
 	if (len < hlen)
 		return mrc_drop(MRC_DROP_TOO_SHORT);
 	if (info->ext & MRC_EXT_ACK) {
