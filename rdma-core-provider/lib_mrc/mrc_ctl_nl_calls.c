@@ -25,6 +25,13 @@ static int mrc_nl_dev_ok(const char *dev)
 	return mrc_nl_name_ok(dev, MRC_NL_NAME_MAX);
 }
 
+/* Refused here: no kernel message goes with it. */
+static int mrc_nl_refuse(struct mrc_nl *nl)
+{
+	nl->why[0] = '\0';
+	return EINVAL;
+}
+
 /*
  * A dump's messages, each decoded and handed to the caller's callback of
  * the dump's kind; a callback's errno ends the dump.
@@ -82,11 +89,9 @@ static int mrc_nl_walk_one(const struct nlmsghdr *nlh, void *data)
 
 int mrc_nl_dev_get(struct mrc_nl *nl, const char *dev, struct mrc_nl_dev *d)
 {
-	int err = mrc_nl_dev_ok(dev);
-
 	memset(d, 0, sizeof(*d));
-	if (err)
-		return err;
+	if (mrc_nl_dev_ok(dev))
+		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_dev_get(nl, dev), mrc_nl_parse_dev,
 			   d);
 }
@@ -100,7 +105,7 @@ int mrc_nl_dev_list(struct mrc_nl *nl, const char *dev,
 	};
 
 	if (dev && mrc_nl_dev_ok(dev))
-		return EINVAL;
+		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_dev_get(nl, dev), mrc_nl_walk_one,
 			   &walk);
 }
@@ -111,7 +116,7 @@ int mrc_nl_dev_set(struct mrc_nl *nl, const char *dev,
 	if (mrc_nl_dev_ok(dev) ||
 	    ((set->has & MRC_NL_DEV_PRESET) &&
 	     mrc_nl_name_ok(set->preset, MRC_NL_PRESET_MAX)))
-		return EINVAL;
+		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_dev_set(nl, dev, set), NULL, NULL);
 }
 
@@ -122,7 +127,7 @@ int mrc_nl_profile_new(struct mrc_nl *nl, const char *dev,
 	if (mrc_nl_dev_ok(dev) || p->num_fields > MRC_NL_MAX_FIELDS ||
 	    (p->mode == MRC_NL_MODE_EXPLICIT &&
 	     (p->num_evs > MRC_NL_MAX_EVS || (p->num_evs && !p->evs))))
-		return EINVAL;
+		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_profile_new(nl, dev, p), NULL,
 			   NULL);
 }
@@ -130,7 +135,7 @@ int mrc_nl_profile_new(struct mrc_nl *nl, const char *dev,
 int mrc_nl_profile_del(struct mrc_nl *nl, const char *dev, uint32_t id)
 {
 	if (mrc_nl_dev_ok(dev))
-		return EINVAL;
+		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_profile_del(nl, dev, id), NULL,
 			   NULL);
 }
@@ -144,7 +149,7 @@ int mrc_nl_profile_list(struct mrc_nl *nl, const char *dev,
 	};
 
 	if (mrc_nl_dev_ok(dev))
-		return EINVAL;
+		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_profile_dump(nl, dev),
 			   mrc_nl_walk_one, &walk);
 }
@@ -158,7 +163,7 @@ int mrc_nl_ev_list(struct mrc_nl *nl, const char *dev, uint32_t id,
 	};
 
 	if (mrc_nl_dev_ok(dev))
-		return EINVAL;
+		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_ev_dump(nl, dev, id),
 			   mrc_nl_walk_one, &walk);
 }
@@ -167,7 +172,7 @@ int mrc_nl_ev_set(struct mrc_nl *nl, const char *dev, uint32_t id,
 		  const struct mrc_nl_ev *ev, uint8_t state)
 {
 	if (mrc_nl_dev_ok(dev))
-		return EINVAL;
+		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_ev_set(nl, dev, id, ev, state),
 			   NULL, NULL);
 }
@@ -181,7 +186,7 @@ int mrc_nl_path_list(struct mrc_nl *nl, const char *dev, const uint8_t *peer,
 	};
 
 	if (mrc_nl_dev_ok(dev))
-		return EINVAL;
+		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_path_dump(nl, dev, peer),
 			   mrc_nl_walk_one, &walk);
 }
@@ -191,7 +196,7 @@ int mrc_nl_cc_get(struct mrc_nl *nl, const char *dev,
 {
 	memset(st, 0, sizeof(*st));
 	if (mrc_nl_dev_ok(dev))
-		return EINVAL;
+		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_cc_get(nl, dev), mrc_nl_parse_cc,
 			   st);
 }
@@ -200,7 +205,7 @@ int mrc_nl_cc_set(struct mrc_nl *nl, const char *dev,
 		  const struct mrc_nl_cc *cc, int enabled, bool reset)
 {
 	if (mrc_nl_dev_ok(dev))
-		return EINVAL;
+		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_cc_set(nl, dev, cc, enabled, reset),
 			   NULL, NULL);
 }

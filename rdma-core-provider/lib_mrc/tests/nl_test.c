@@ -623,7 +623,9 @@ static void calls_refuse_oversized(void)
 	CHECK_EQ(mrc_nl_open(&nl), 0);
 	memset(name, 'm', MRC_NL_NAME_MAX);
 	name[MRC_NL_NAME_MAX] = '\0';
+	strcpy(nl->why, "an earlier request's reason");
 	CHECK_EQ(mrc_nl_dev_get(nl, name, &d), EINVAL);
+	CHECK(!nl->why[0]);
 	CHECK_EQ(mrc_nl_dev_list(nl, name, see_dev, NULL), EINVAL);
 	CHECK_EQ(mrc_nl_profile_del(nl, name, 1), EINVAL);
 	CHECK_EQ(mrc_nl_ev_set(nl, name, 1, &ev, MRC_NL_EV_GOOD), EINVAL);
