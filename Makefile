@@ -57,7 +57,9 @@ provider:
 lib_mrc:
 	$(MAKE) -C $(LIB_MRC_DIR)
 
-tools:
+# mrcctl links lib_mrc's netlink layer (libmrc_nl.a): after lib_mrc, so
+# that a parallel make does not build lib_mrc's objects twice at once.
+tools: lib_mrc
 	$(MAKE) -C tools/mrcctl
 	$(MAKE) -C tools/trim
 

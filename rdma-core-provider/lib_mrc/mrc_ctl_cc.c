@@ -142,9 +142,7 @@ static int mrc_ctl_cc_modify(struct mrc_ctl_state *st,
 		return EOPNOTSUPP;
 	if (!cc.has && enabled < 0)
 		return 0;
-	return mrc_nl_talk(st->nl, mrc_nl_req_cc_set(st->nl, st->dev, &cc,
-						     enabled),
-			   NULL, NULL);
+	return mrc_nl_cc_set(st->nl, st->dev, &cc, enabled, false);
 }
 
 MRC_EXPORT
@@ -188,8 +186,7 @@ int mrc_ctl_query_cc_profile(struct mrc_context *mrc_ctx,
 	err = mrc_ctl_enter(mrc_ctx, &st);
 	if (err)
 		return mrc_fail(err);
-	err = mrc_nl_talk(st->nl, mrc_nl_req_cc_get(st->nl, st->dev),
-			  mrc_nl_parse_cc, &cc);
+	err = mrc_nl_cc_get(st->nl, st->dev, &cc);
 	if (err)
 		goto out;
 	if (attr_mask & MRC_CTL_CC_PROFILE_STATE)

@@ -65,7 +65,7 @@ static int mrc_ctl_query(struct mrc_nl *nl, const char *dev,
 	struct mrc_nl_dev d;
 	int err;
 
-	err = mrc_ctl_dev_get(nl, dev, &d);
+	err = mrc_nl_dev_get(nl, dev, &d);
 	if (!err)
 		err = mrc_nl_talk(nl, mrc_nl_req_profile_dump(nl, dev),
 				  mrc_nl_parse_profile, &find);

@@ -97,7 +97,7 @@ static int mrc_ctl_kprofile_retired(struct mrc_ctl_state *st,
 	paths.bad = calloc(k->p.num_evs ? k->p.num_evs : 1, sizeof(bool));
 	if (!paths.bad)
 		return ENOMEM;
-	err = mrc_nl_talk(st->nl, mrc_nl_req_path_dump(st->nl, st->dev),
+	err = mrc_nl_talk(st->nl, mrc_nl_req_path_dump(st->nl, st->dev, NULL),
 			  mrc_nl_parse_path, &paths);
 	for (i = 0; !err && i < k->p.num_evs; i++)
 		if (paths.bad[i] && k->evs[i].state != MRC_NL_EV_DENIED)
@@ -412,10 +412,7 @@ static int mrc_ctl_ev_move(struct mrc_ctl_state *st, uint32_t id,
 	switch (to) {
 	case MRC_CTL_PROFILE_OFFLINE:
 		if (s->state == MRC_CTL_PROFILE_ONLINE) {
-			err = mrc_nl_talk(st->nl,
-					  mrc_nl_req_profile_del(st->nl,
-								 st->dev, id),
-					  NULL, NULL);
+			err = mrc_nl_profile_del(st->nl, st->dev, id);
 			/* Already withdrawn by another controller: fine. */
 			if (err && err != ENOENT)
 				return err;
@@ -431,7 +428,7 @@ static int mrc_ctl_ev_move(struct mrc_ctl_state *st, uint32_t id,
 		/* A generated profile runs on every plane of the device. */
 		d.num_planes = 1;
 		if (s->mode == MRC_CTL_EV_MODE_GEN) {
-			err = mrc_ctl_dev_get(st->nl, st->dev, &d);
+			err = mrc_nl_dev_get(st->nl, st->dev, &d);
 			if (err)
 				return err;
 			if (!d.num_planes || d.num_planes > MRC_NL_MAX_PLANES)
@@ -439,10 +436,7 @@ static int mrc_ctl_ev_move(struct mrc_ctl_state *st, uint32_t id,
 		}
 		err = mrc_ctl_ev_to_kernel(st, id, s, d.num_planes, &p, &evs);
 		if (!err)
-			err = mrc_nl_talk(st->nl,
-					  mrc_nl_req_profile_new(st->nl,
-								 st->dev, &p),
-					  NULL, NULL);
+			err = mrc_nl_profile_new(st->nl, st->dev, &p);
 		free(evs);
 		if (err)
 			return err;
@@ -506,12 +500,13 @@ static int mrc_ctl_ev_set_states(struct mrc_ctl_state *st, uint32_t id,
 		if (!found)
 			err = ENOENT;
 	}
-	for (i = 0; !err && i < k.p.num_evs; i++)
+	for (i = 0; !err && i < k.p.num_evs; i++) {
+		struct mrc_nl_ev by_index = { .index = i };
+
 		if (target[i])
-			err = mrc_nl_talk(st->nl,
-					  mrc_nl_req_ev_set(st->nl, st->dev, id,
-							    i, target[i] - 1),
-					  NULL, NULL);
+			err = mrc_nl_ev_set(st->nl, st->dev, id, &by_index,
+					    target[i] - 1);
+	}
 	free(target);
 	free(k.evs);
 	return err;

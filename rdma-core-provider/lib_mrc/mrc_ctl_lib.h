@@ -82,8 +82,6 @@ void mrc_ctl_leave(struct mrc_ctl_state *st);
 bool mrc_ctl_bytes_zero(const uint8_t *p, size_t n);
 bool mrc_ctl_profile_move_ok(enum mrc_ctl_profile_state from,
 			     enum mrc_ctl_profile_state to);
-/* Fetches DEV_GET; 0 or an errno. */
-int mrc_ctl_dev_get(struct mrc_nl *nl, const char *dev, struct mrc_nl_dev *d);
 
 /* mrc_ctl_ev_value.c */
 int mrc_ctl_fmt_to_nl(enum mrc_ctl_ev_fmt_mode mode, uint8_t *format);

@@ -2,8 +2,10 @@
 /*
  * lib_mrc's side of the kernel's "mrc" generic netlink family
  * (include/uapi/rdma/mrc-ctl.h, Documentation/controller.rst): a socket,
- * and each request the controller API needs encoded and each answer
- * decoded into the plain structures below. Not installed.
+ * each request encoded and each answer decoded into the plain structures
+ * below, and each command as one call. The controller API (mrc_ctl.h) and
+ * mrcctl (tools/mrcctl, linked with libmrc_nl.a) are its two users: the
+ * one implementation of the family in userspace. Not installed.
  *
  * The uapi header and the OCP mrc_ctl.h both name enum mrc_ctl_ev_state,
  * enum mrc_ctl_ev_mode and MRC_CTL_EV_GOOD (with other values), so no
@@ -26,6 +28,10 @@
 #define MRC_NL_MAX_FIELDS	8
 #define MRC_NL_MAX_PLANES	8
 #define MRC_NL_NAME_MAX		64	/* device and netdev names, with NUL */
+#define MRC_NL_PRESET_MAX	16	/* preset names, with NUL */
+#define MRC_NL_ALGORITHM_MAX	32	/* CC algorithm names, with NUL */
+/* An F3216 container holds six 16-bit uSIDs after its locator block. */
+#define MRC_NL_MAX_USIDS	6
 
 enum mrc_nl_format {
 	MRC_NL_FMT_UDP = 1,
@@ -52,24 +58,59 @@ struct mrc_nl {
 	uint16_t family;
 	uint32_t portid;
 	uint32_t seq;
-	char why[128];			/* the kernel's last extended ack */
+	char why[256];			/* the kernel's last extended ack */
 	char buf[MRC_NL_BUF_SIZE];
 };
 
+/* Bits of mrc_nl_dev.has and mrc_nl_dev_set.has: the optional settings. */
+enum mrc_nl_dev_has {
+	MRC_NL_DEV_DEFAULT_PROFILE = 1u << 0,
+	MRC_NL_DEV_PRESET = 1u << 1,
+	MRC_NL_DEV_SINGLE_PATH = 1u << 2,
+	MRC_NL_DEV_DATA_DSCP = 1u << 3,
+	MRC_NL_DEV_CTRL_DSCP = 1u << 4,
+	MRC_NL_DEV_TXQ_PACKETS = 1u << 5,
+	MRC_NL_DEV_CC_RTT_FROM_BUILD = 1u << 6,
+	MRC_NL_DEV_CC_ENABLED = 1u << 7,
+};
+
+/* DEV_GET's answer; @has says which optional attributes it carried. */
 struct mrc_nl_dev {
+	char name[MRC_NL_NAME_MAX];	/* "" if the answer did not say */
 	char netdev[MRC_NL_NAME_MAX];
 	uint32_t num_planes;
+	uint32_t has;			/* enum mrc_nl_dev_has */
 	uint32_t default_profile;
+	char preset[MRC_NL_PRESET_MAX];
+	uint8_t single_path, data_dscp, ctrl_dscp, cc_rtt_from_build;
 	uint8_t cc_enabled;
+	uint32_t txq_packets;
+};
+
+/*
+ * DEV_SET: the settings @has names (never DEFAULT_PROFILE or CC_ENABLED).
+ * The kernel judges every value, the preset's name included.
+ */
+struct mrc_nl_dev_set {
+	uint32_t has;			/* enum mrc_nl_dev_has */
+	const char *preset;
+	uint8_t single_path, data_dscp, ctrl_dscp, cc_rtt_from_build;
+	uint32_t txq_packets;
 };
 
 struct mrc_nl_field {
 	uint32_t width, init, min, max, mask;
 };
 
+/*
+ * An EV. In PROFILE_NEW the profile's format says which value is sent; in
+ * EV_SET and in answers @format does: MRC_NL_FMT_UDP or _SRV6, or 0 for
+ * none (EV_SET names the EV by @index; a path of SRv6 uSIDs has none).
+ */
 struct mrc_nl_ev {
 	uint32_t index;
 	uint32_t plane;
+	uint8_t format;			/* enum mrc_nl_format, or 0 */
 	uint16_t udp_sport;		/* UDP format */
 	uint8_t srv6[16];		/* SRv6 format */
 	uint8_t state;			/* enum mrc_nl_ev_state */
@@ -89,6 +130,25 @@ struct mrc_nl_profile {
 	struct mrc_nl_field fields[MRC_NL_MAX_FIELDS];
 	const struct mrc_nl_ev *evs;	/* explicit, num_evs of them (NEW) */
 	bool replace;			/* NEW */
+	/*
+	 * NEW: leave MIN_ACTIVE, PLANE_MASK out (the kernel's defaults);
+	 * answers: they were not in the message
+	 */
+	bool min_active_unset, plane_mask_unset;
+};
+
+/* One message of PATH_GET: an EV of a connected QP, and its counters. */
+struct mrc_nl_path {
+	uint32_t qpn, dest_qpn;
+	bool has_peer;
+	uint8_t peer[16];
+	uint32_t profile_id;		/* 0: the built-in spraying */
+	struct mrc_nl_ev ev;
+	bool has_profile_index;
+	uint32_t profile_index;		/* the EV's index in the profile */
+	uint32_t num_usids;		/* SRv6: the switch uSIDs */
+	uint16_t usids[MRC_NL_MAX_USIDS];
+	uint64_t sent, acked, lost, probes;
 };
 
 /* The CC nest; @has has bit N set for each MRC_CTL_CC_A_* N given. */
@@ -117,9 +177,18 @@ enum mrc_nl_cc_attr {
 	MRC_NL_CC_DISABLE_QA = 13,
 };
 
+/*
+ * A CC parameter of @cc by its attribute number: false if @cc lacks it;
+ * set: EINVAL for no such attribute, ERANGE for a value wider than it.
+ */
+bool mrc_nl_cc_param_get(const struct mrc_nl_cc *cc, int type,
+			 uint64_t *value);
+int mrc_nl_cc_param_set(struct mrc_nl_cc *cc, int type, uint64_t value);
+
 struct mrc_nl_cc_state {
+	char dev[MRC_NL_NAME_MAX];	/* "" if the answer did not say */
 	bool enabled;
-	char algorithm[32];
+	char algorithm[MRC_NL_ALGORITHM_MAX];
 	struct mrc_nl_cc cc;
 };
 
@@ -137,7 +206,10 @@ int mrc_nl_talk(struct mrc_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 
 /* --- mrc_ctl_nl_msg.c: requests, built in nl->buf */
 
+/* @dev NULL: every device (a dump). */
 struct nlmsghdr *mrc_nl_req_dev_get(struct mrc_nl *nl, const char *dev);
+struct nlmsghdr *mrc_nl_req_dev_set(struct mrc_nl *nl, const char *dev,
+				    const struct mrc_nl_dev_set *set);
 struct nlmsghdr *mrc_nl_req_profile_new(struct mrc_nl *nl, const char *dev,
 					const struct mrc_nl_profile *p);
 struct nlmsghdr *mrc_nl_req_profile_del(struct mrc_nl *nl, const char *dev,
@@ -145,15 +217,37 @@ struct nlmsghdr *mrc_nl_req_profile_del(struct mrc_nl *nl, const char *dev,
 struct nlmsghdr *mrc_nl_req_profile_dump(struct mrc_nl *nl, const char *dev);
 struct nlmsghdr *mrc_nl_req_ev_dump(struct mrc_nl *nl, const char *dev,
 				    uint32_t id);
+/* @ev by its index, or by its value (@ev->format); @state its new one. */
 struct nlmsghdr *mrc_nl_req_ev_set(struct mrc_nl *nl, const char *dev,
-				   uint32_t id, uint32_t index, uint8_t state);
+				   uint32_t id, const struct mrc_nl_ev *ev,
+				   uint8_t state);
 struct nlmsghdr *mrc_nl_req_cc_get(struct mrc_nl *nl, const char *dev);
-/* @enabled: -1 leaves it, 0 or 1 sets it; @cc may be NULL. */
+/*
+ * @enabled: -1 leaves it, 0 or 1 sets it; @cc may be NULL; @reset starts
+ * from the preset's CC profile.
+ */
 struct nlmsghdr *mrc_nl_req_cc_set(struct mrc_nl *nl, const char *dev,
-				   const struct mrc_nl_cc *cc, int enabled);
-struct nlmsghdr *mrc_nl_req_path_dump(struct mrc_nl *nl, const char *dev);
+				   const struct mrc_nl_cc *cc, int enabled,
+				   bool reset);
+/* @peer (16 bytes) NULL: the QPs to every peer. */
+struct nlmsghdr *mrc_nl_req_path_dump(struct mrc_nl *nl, const char *dev,
+				      const uint8_t *peer);
 
-/* --- mrc_ctl_nl_msg.c: answers, one message each call */
+/*
+ * --- mrc_ctl_nl_msg.c: answers, one message each call. Decoders return
+ * 0 or EBADMSG (nothing past an attribute's length is read, no string is
+ * cut short); the mrc_nl_parse_*() wrap them as mnl callbacks.
+ */
+
+int mrc_nl_decode_dev(const struct nlmsghdr *nlh, struct mrc_nl_dev *dev);
+/* The profile with its fields (an answer lists no EVs: @p->evs NULL). */
+int mrc_nl_decode_profile(const struct nlmsghdr *nlh,
+			  struct mrc_nl_profile *p);
+/* EV_GET: @id is the profile's. */
+int mrc_nl_decode_ev(const struct nlmsghdr *nlh, uint32_t *id,
+		     struct mrc_nl_ev *ev);
+int mrc_nl_decode_path(const struct nlmsghdr *nlh, struct mrc_nl_path *path);
+int mrc_nl_decode_cc(const struct nlmsghdr *nlh, struct mrc_nl_cc_state *st);
 
 /* @data: struct mrc_nl_dev. */
 int mrc_nl_parse_dev(const struct nlmsghdr *nlh, void *data);
@@ -190,5 +284,40 @@ int mrc_nl_parse_path(const struct nlmsghdr *nlh, void *data);
 
 /* CC_GET: @data is struct mrc_nl_cc_state. */
 int mrc_nl_parse_cc(const struct nlmsghdr *nlh, void *data);
+
+/*
+ * --- mrc_ctl_nl_calls.c: each command as one call, 0 or an errno (the
+ * kernel's, its message in nl->why; EINVAL before sending for a device or
+ * preset name longer than the kernel takes). A dump hands each decoded
+ * message to @cb, which returns 0, or an errno that ends the dump.
+ */
+
+int mrc_nl_dev_get(struct mrc_nl *nl, const char *dev, struct mrc_nl_dev *d);
+/* @dev NULL: every device the caller's namespace sees. */
+int mrc_nl_dev_list(struct mrc_nl *nl, const char *dev,
+		    int (*cb)(const struct mrc_nl_dev *d, void *arg),
+		    void *arg);
+int mrc_nl_dev_set(struct mrc_nl *nl, const char *dev,
+		   const struct mrc_nl_dev_set *set);
+int mrc_nl_profile_new(struct mrc_nl *nl, const char *dev,
+		       const struct mrc_nl_profile *p);
+int mrc_nl_profile_del(struct mrc_nl *nl, const char *dev, uint32_t id);
+int mrc_nl_profile_list(struct mrc_nl *nl, const char *dev,
+			int (*cb)(const struct mrc_nl_profile *p, void *arg),
+			void *arg);
+int mrc_nl_ev_list(struct mrc_nl *nl, const char *dev, uint32_t id,
+		   int (*cb)(const struct mrc_nl_ev *ev, void *arg),
+		   void *arg);
+int mrc_nl_ev_set(struct mrc_nl *nl, const char *dev, uint32_t id,
+		  const struct mrc_nl_ev *ev, uint8_t state);
+/* @peer (16 bytes) NULL: the QPs to every peer. */
+int mrc_nl_path_list(struct mrc_nl *nl, const char *dev, const uint8_t *peer,
+		     int (*cb)(const struct mrc_nl_path *path, void *arg),
+		     void *arg);
+int mrc_nl_cc_get(struct mrc_nl *nl, const char *dev,
+		  struct mrc_nl_cc_state *st);
+/* As mrc_nl_req_cc_set(). */
+int mrc_nl_cc_set(struct mrc_nl *nl, const char *dev,
+		  const struct mrc_nl_cc *cc, int enabled, bool reset);
 
 #endif /* LIB_MRC_CTL_NL_H */

@@ -64,8 +64,12 @@ static void mrc_nl_keep_extack(struct mrc_nl *nl, int len)
 			offset += err->msg.nlmsg_len - sizeof(err->msg);
 		mnl_attr_parse(nlh, offset, mrc_nl_extack_attr, &msg);
 	}
-	if (msg)
-		snprintf(nl->why, sizeof(nl->why), "%s", msg);
+	if (!msg)
+		return;
+	/* Longer than the kernel's own (80 bytes formatted): say it is cut. */
+	if (snprintf(nl->why, sizeof(nl->why), "%s", msg) >=
+	    (int)sizeof(nl->why))
+		strcpy(nl->why + sizeof(nl->why) - 4, "...");
 }
 
 static int mrc_nl_done(const struct nlmsghdr *nlh, void *data)

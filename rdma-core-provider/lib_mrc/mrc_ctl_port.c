@@ -23,7 +23,7 @@ static int mrc_ctl_port_netdev(struct mrc_ctl_state *st, uint8_t port_num,
 	struct mrc_nl_dev d;
 	int err;
 
-	err = mrc_ctl_dev_get(st->nl, st->dev, &d);
+	err = mrc_nl_dev_get(st->nl, st->dev, &d);
 	if (err)
 		return err;
 	if (port_num < 1 || port_num > d.num_planes)

@@ -71,13 +71,6 @@ void mrc_ctl_leave(struct mrc_ctl_state *st)
 	pthread_mutex_unlock(&st->lock);
 }
 
-int mrc_ctl_dev_get(struct mrc_nl *nl, const char *dev, struct mrc_nl_dev *d)
-{
-	memset(d, 0, sizeof(*d));
-	return mrc_nl_talk(nl, mrc_nl_req_dev_get(nl, dev), mrc_nl_parse_dev,
-			   d);
-}
-
 bool mrc_ctl_bytes_zero(const uint8_t *p, size_t n)
 {
 	while (n--)

@@ -24,6 +24,7 @@
 #include "ctl_uapi.h"
 #include "ktap.h"
 #include "mrc_ctl_lib.h"
+#include "nl_attr.h"
 
 #define CHECK_NULL(call, err)						\
 	do {								\
@@ -48,42 +49,6 @@ static uint8_t req_cmd(int i)
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(req_msg(i));
 
 	return g->cmd;
-}
-
-/* The first attribute of type @type in @nlh (top level), or NULL. */
-static const struct nlattr *msg_attr(const struct nlmsghdr *nlh, int type)
-{
-	const struct nlattr *a;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == type)
-			return a;
-	return NULL;
-}
-
-static const struct nlattr *nest_attr(const struct nlattr *nest, int type)
-{
-	const struct nlattr *a;
-
-	if (!nest)
-		return NULL;
-	mnl_attr_for_each_nested(a, nest)
-		if (mnl_attr_get_type(a) == type)
-			return a;
-	return NULL;
-}
-
-/* The @n-th attribute inside @nest, or NULL. */
-static const struct nlattr *nest_nth(const struct nlattr *nest, int n)
-{
-	const struct nlattr *a;
-
-	if (!nest)
-		return NULL;
-	mnl_attr_for_each_nested(a, nest)
-		if (!n--)
-			return a;
-	return NULL;
 }
 
 static uint32_t attr_u32(const struct nlattr *a)
@@ -140,8 +105,9 @@ static void request_ev_set_bytes(void)
 		8, 0, U_EV_INDEX, 0, 3, 0, 0, 0,
 		5, 0, U_EV_STATE, 0, 3, 0, 0, 0,	/* DENIED */
 	};
+	struct mrc_nl_ev by_index = { .index = 3 };
 	struct mrc_nl nl = test_nl;
-	struct nlmsghdr *nlh = mrc_nl_req_ev_set(&nl, "mrc9", 7, 3,
+	struct nlmsghdr *nlh = mrc_nl_req_ev_set(&nl, "mrc9", 7, &by_index,
 						 MRC_NL_EV_DENIED);
 
 	CHECK_EQ(nlh->nlmsg_len, sizeof(want));
@@ -159,7 +125,7 @@ static void request_dumps(void)
 	CHECK_EQ(((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->cmd,
 		 U_CMD_EV_GET);
 	CHECK_EQ(attr_u32(msg_attr(nlh, U_A_PROFILE_ID)), 12);
-	nlh = mrc_nl_req_path_dump(&nl, "mrc9");
+	nlh = mrc_nl_req_path_dump(&nl, "mrc9", NULL);
 	CHECK_EQ(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_DUMP);
 	CHECK(!strcmp(mnl_attr_get_str(msg_attr(nlh, U_A_DEV)), "mrc9"));
 	nlh = mrc_nl_req_profile_del(&nl, "mrc9", 64);
@@ -251,7 +217,8 @@ static void request_cc_set(void)
 		.mtu = 4096,	/* not in @has: not sent */
 	};
 	struct mrc_nl nl = test_nl;
-	struct nlmsghdr *nlh = mrc_nl_req_cc_set(&nl, "mrc9", &cc, 1);
+	struct nlmsghdr *nlh = mrc_nl_req_cc_set(&nl, "mrc9", &cc, 1,
+						 false);
 	const struct nlattr *nest = msg_attr(nlh, U_A_CC);
 
 	CHECK(nest != NULL);
@@ -262,10 +229,10 @@ static void request_cc_set(void)
 	CHECK(nest_nth(nest, 3) == NULL);
 	CHECK_EQ(attr_u8(msg_attr(nlh, U_A_CC_ENABLED)), 1);
 
-	nlh = mrc_nl_req_cc_set(&nl, "mrc9", NULL, 0);
+	nlh = mrc_nl_req_cc_set(&nl, "mrc9", NULL, 0, false);
 	CHECK(msg_attr(nlh, U_A_CC) == NULL);
 	CHECK_EQ(attr_u8(msg_attr(nlh, U_A_CC_ENABLED)), 0);
-	nlh = mrc_nl_req_cc_set(&nl, "mrc9", &cc, -1);
+	nlh = mrc_nl_req_cc_set(&nl, "mrc9", &cc, -1, false);
 	CHECK(msg_attr(nlh, U_A_CC_ENABLED) == NULL);
 }
 

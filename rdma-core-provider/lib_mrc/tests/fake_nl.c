@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <linux/genetlink.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,7 +89,7 @@ int mrc_nl_talk(struct mrc_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 	const struct nlmsghdr *nlh;
 	int len;
 
-	(void)nl;
+	nl->why[0] = '\0';
 	if (fake_nl.num_requests < FAKE_NL_MAX_TALKS) {
 		r = &fake_nl.requests[fake_nl.num_requests++];
 		r->len = req->nlmsg_len < sizeof(r->buf) ? req->nlmsg_len :
@@ -105,5 +106,7 @@ int mrc_nl_talk(struct mrc_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 		if (cb(nlh, data) < 0)
 			return errno ? errno : EIO;
 	}
+	if (a->err && a->why)
+		snprintf(nl->why, sizeof(nl->why), "%s", a->why);
 	return a->err;
 }

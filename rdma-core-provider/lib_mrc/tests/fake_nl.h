@@ -20,6 +20,7 @@
 
 struct fake_nl_answer {
 	int err;
+	const char *why;		/* the extended ack's message, or NULL */
 	size_t len;
 	char buf[FAKE_NL_MSG_SIZE];	/* one or more messages */
 };
