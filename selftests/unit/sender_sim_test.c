@@ -1086,6 +1086,52 @@ static void sender_trim_echo(void)
 	CHECK(mrc_sender_next_retransmit(&s, 30, &tx));
 }
 
+/*
+ * After a failure every message comes back (flushed) while its PSNs stay
+ * outstanding, and the ring takes new posts: a PSN of a message already
+ * returned names no message, not the ring entry's new one (found by
+ * sender_fuzz: mrc_sender_msg_of() gave the index of a message posted
+ * after the failure, so an RNR NAK of the old PSN would have been charged
+ * to it).
+ */
+static void sender_msg_of_after_failure(void)
+{
+	struct mrc_sender_msg msgs[2];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u64 now = 10, due;
+	u32 i;
+
+	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 2, NULL,
+				 NULL, 40), 0);
+	CHECK_EQ(mrc_sender_post(&s, 2, 1), 0);
+	CHECK(mrc_sender_next(&s, now, &tx));
+	CHECK(mrc_sender_next(&s, now, &tx));
+	CHECK_EQ(mrc_sender_msg_of(&s, 41), 0);
+	for (i = 0; i < 10 && !s.failed; i++) {
+		CHECK(mrc_sender_next_timer(&s, now, &due));
+		now = due;
+		mrc_sender_on_timeout(&s, now);
+		while (mrc_sender_next(&s, now, &tx))
+			;
+	}
+	CHECK(s.failed);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.status, MRC_SENDER_ST_RETRY_EXCEEDED);
+	/* Ring entry 0 is taken again, by a message flushed at once. */
+	CHECK_EQ(mrc_sender_post(&s, 1, 2), 1);
+	CHECK_EQ(mrc_sender_post(&s, 1, 3), 0);
+	CHECK_EQ(mrc_sender_msg_of(&s, 40), -1);
+	CHECK_EQ(mrc_sender_msg_of(&s, 41), -1);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 3);
+	CHECK_EQ(d.status, MRC_SENDER_ST_FLUSHED);
+	CHECK_EQ(mrc_sender_msg_of(&s, 41), -1);
+}
+
 static u32 cc_rtt_calls;
 static u32 cc_rtt_psn;
 
@@ -1250,6 +1296,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(sender_without_rto),
 	KTAP_CASE(sender_trim_echo),
 	KTAP_CASE(sender_cc_rtt_and_single_path),
+	KTAP_CASE(sender_msg_of_after_failure),
 	KTAP_CASE(receiver_window_edges),
 	KTAP_CASE(receiver_marks_wait_for_poll),
 	KTAP_CASE(clean_network_delivers_in_order),

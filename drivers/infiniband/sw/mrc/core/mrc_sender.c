@@ -220,7 +220,14 @@ int mrc_sender_msg_of(const struct mrc_sender *s, u32 psn)
 {
 	const struct mrc_tx_slot *slot = mrc_tx_slot(&s->tx, psn);
 
-	return slot ? (int)(slot->cookie & s->msg_mask) : -1;
+	/*
+	 * The cookie is the message's ring counter. After a failure every
+	 * message is returned while its PSNs stay outstanding, and the ring
+	 * entry may hold a later message by now.
+	 */
+	if (!slot || slot->cookie - s->done >= s->posted - s->done)
+		return -1;
+	return (int)(slot->cookie & s->msg_mask);
 }
 
 bool mrc_sender_next_request(struct mrc_sender *s, u64 now, u32 msg,

@@ -230,7 +230,11 @@ static inline void mrc_sender_set_pkt_map(struct mrc_sender *s, u32 *pkts)
 	s->pkts = pkts;
 }
 
-/* The ring index of the message @psn (outstanding) belongs to, or -1. */
+/*
+ * The ring index of the message @psn (outstanding) belongs to; -1 when
+ * @psn is not outstanding or its message was already returned by
+ * mrc_sender_poll_done() (after a failure).
+ */
 int mrc_sender_msg_of(const struct mrc_sender *s, u32 psn);
 
 /* Message @msg (a ring index). */
