@@ -179,7 +179,8 @@ static void gen_core(const char *dir)
 /* sender_fuzz's configuration bytes and steps (see sender_fuzz.c). */
 enum { S_POST, S_SEND, S_DELIVER, S_REPLY, S_FORGED_ACK, S_TRIM, S_RNR,
 	S_TIME, S_TIMER, S_PROBE, S_RAW, S_POLL_SENDER, S_POLL_RECEIVER,
-	S_POST_RESPONSE, S_RESPONSE, S_NEXT_REQUEST, S_SET_RTO, S_REPLY_ECHO };
+	S_POST_RESPONSE, S_RESPONSE, S_NEXT_REQUEST, S_SET_RTO, S_REPLY_ECHO,
+	S_SEND_SPLIT, S_MSG_OF };
 
 /* An encoded packet as a RAW step. */
 static void put_raw(struct script *s, struct mrc_pkt *p)
@@ -324,6 +325,38 @@ static void gen_sender(const char *dir)
 			put(&s, 5, S_TIME, 0xff, 10, S_TIMER, 3);
 		put(&s, 1, S_POLL_SENDER);
 		snprintf(name, sizeof(name), "responses-%u", v);
+		write_file(dir, name, s.b, s.n);
+	}
+	/*
+	 * The requester's order: retransmissions alone, then new PSNs
+	 * while the window is open; losses on a path that dies, so its EV
+	 * is retired and probed, the probes unanswered until they time
+	 * out, then answered; NSCC (with its RTT through the hook) or not.
+	 */
+	for (v = 0; v < 4; v++) {
+		s.n = 0;
+		put(&s, 8, 4, (v & 1) | 1 << 1 | 1 << 4 | 1 << 6, 0, 0, 0,
+		    15 | (v & 2 ? 2 : 1) << 6, 3, 0);
+		put(&s, 6, S_POST, 7, S_POST, 3, S_SEND_SPLIT, 31);
+		/* Every other packet lost, the rest answered. */
+		for (i = 0; i < 8; i++) {
+			put(&s, 3, S_DELIVER, 1, 0);
+			put(&s, 3, S_REPLY, 0, 0);
+		}
+		put(&s, 4, S_MSG_OF, 0, S_MSG_OF, 0xff);
+		/* 4 ms: the RTO; then 1 ms more, past the probe timeout. */
+		put(&s, 6, S_TIME, 0x10, 0, 0, S_TIMER, 1);
+		put(&s, 2, S_SEND_SPLIT, 31);
+		put(&s, 4, S_TIME, 0x04, 0, 0);
+		put(&s, 3, S_PROBE, 0, 0);
+		put(&s, 6, S_TIME, 0x04, 0, 0, S_TIMER, 1);
+		put(&s, 3, S_PROBE, 0, 1);
+		put(&s, 3, S_PROBE, 0, 1);
+		for (i = 0; i < 8; i++)
+			put(&s, 5, S_DELIVER, 0, 0, S_REPLY, 0);
+		put(&s, 4, S_SEND_SPLIT, 31, S_POLL_SENDER, S_POLL_RECEIVER);
+		put(&s, 1, 7);
+		snprintf(name, sizeof(name), "requester-order-%u", v);
 		write_file(dir, name, s.b, s.n);
 	}
 }

@@ -12,7 +12,11 @@
  * caller's timer reports, or never), their re-requests on new PSNs
  * (mrc_sender_next_request()), replies echoing their copy (on time or
  * late: mrc_sender_on_ack_ex(), mrc_sender_on_trim_echo()), RTO bounds
- * changing at run time or the RTO off, and a packet map or none. After
+ * changing at run time or the RTO off, and a packet map or none; and the
+ * requester's own order of questions (retransmissions alone through
+ * mrc_sender_next_retransmit(), then new PSNs while
+ * mrc_sender_window_open() says so), mrc_sender_msg_of() of any PSN,
+ * NSCC's RTT hook (mrc_sender_cc_rtt_fn) and probes that time out. After
  * every event it asserts what the headers promise:
  *   sender:   a new PSN is the next in sequence (never one twice), in
  *             posting order or for the message re-requested, and a
@@ -30,7 +34,22 @@
  *             changed; the counters are the transmissions and invalid
  *             ACKs seen; unless the RTO is off the timer is armed while
  *             anything is in flight or only selectively acknowledged,
- *             and never in the past; and, at the end of every input,
+ *             and never in the past; the window is open exactly when
+ *             the tracker has room (and, without NSCC, fewer PSNs out
+ *             than the fixed window), a PSN waits for retransmission
+ *             exactly when mrc_sender_next_retransmit() hands one out,
+ *             and once none waits mrc_sender_next() gives a new PSN
+ *             exactly when the window is open and a message has one
+ *             to send; mrc_sender_msg_of() names the live message of
+ *             an outstanding PSN (the window's edges, its middle, any
+ *             the input picks) and nothing else; the RTT hook
+ *             hears of a PSN this ACK delivered, sent once, with its
+ *             send time and now - that; a probe goes to a retired EV
+ *             on a usable plane, due and not pending, while none such
+ *             is left unprobed, and every probe unanswered for the
+ *             probe timeout, and only those, fails (probes_lost); a
+ *             probe reply counts exactly when its probe was pending;
+ *             and, at the end of every input,
  *             when the peer falls silent (the RTO turned on if it was
  *             off) and the timer fires when due, every message comes back
  *             after exactly the retries left (no timer while messages
@@ -86,6 +105,9 @@ enum step {
 	STEP_NEXT_REQUEST,	/* idx: a message asks again on a new PSN */
 	STEP_SET_RTO,		/* b: new RTO bounds; b % 8 == 0: no RTO */
 	STEP_REPLY_ECHO,	/* idx, keep, late: a reply echoing its copy */
+	/* The requester's questions, in its order (mrc_req_fill()). */
+	STEP_SEND_SPLIT,	/* n: retransmissions, then up to n new PSNs */
+	STEP_MSG_OF,		/* delta8: mrc_sender_msg_of(una + delta) */
 	STEP_COUNT,
 };
 
@@ -132,6 +154,14 @@ struct harness {
 	u32 pending_at_fail;
 	/* The last EV the sender asked to probe. */
 	u32 probe_ev;
+	/* Probes the sender asked for and gave up on, as the harness saw. */
+	u32 probes;
+	u32 probes_lost;
+	/* NSCC's RTT hook: 0 none, else how it answers (cc_rtt_hook()). */
+	u8 cc_rtt_mode;
+	u32 cc_rtt_calls;
+	/* una before the ACK being processed (the hook's PSN is past it). */
+	u32 ack_una;
 	u32 retry_exceeded;
 	u32 flushed;
 	/* The message that must fail when the sender fails (post number). */
@@ -175,6 +205,9 @@ struct harness {
 	u8 msg_late[MAX_POSTS];
 	u16 psn_msg[MAX_PSNS];
 	u16 psn_pkt[MAX_PSNS];
+	/* A PSN's first send time, and whether it went again since. */
+	u64 psn_sent_at[MAX_PSNS];
+	u8 psn_resent[MAX_PSNS];
 	/* Receiver shadow, by offset from init_psn. */
 	u8 delivered[RCV_SPAN / 8];
 	u8 last[RCV_SPAN / 8];
@@ -182,7 +215,14 @@ struct harness {
 
 static struct harness H;
 
-static bool bit_get(const u8 *map, u32 off)
+/*
+ * The invariant checks run after every step and walk whole windows: left
+ * out of the coverage instrumentation (still sanitized), their branches
+ * neither steer the fuzzer nor cost most of its time (as core_check.c).
+ */
+#define CHECK_FN __attribute__((no_sanitize("coverage")))
+
+CHECK_FN static bool bit_get(const u8 *map, u32 off)
 {
 	return off < RCV_SPAN && (map[off / 8] >> (off % 8)) & 1;
 }
@@ -204,7 +244,7 @@ static u32 rcv_off(u32 psn)
 /* Receiver                                                           */
 /* ------------------------------------------------------------------ */
 
-static void check_reply(const struct mrc_receiver_reply *r)
+CHECK_FN static void check_reply(const struct mrc_receiver_reply *r)
 {
 	u32 i, epsn = mrc_receiver_epsn(&H.rcv), base = rcv_off(epsn) + 1;
 	/* Past this bit nothing was delivered: the SACK must be clear. */
@@ -327,7 +367,7 @@ static u32 snd_off(u32 psn)
 	return mrc_psn_distance(H.init_psn, psn);
 }
 
-static u64 timer_bound(void)
+CHECK_FN static u64 timer_bound(void)
 {
 	u64 b = mrc_rto_us(&H.snd.rto), w = mrc_tx_reorder_window(&H.snd.tx);
 
@@ -338,18 +378,147 @@ static u64 timer_bound(void)
 	return b > H.snd.tx.charge_delay ? b : H.snd.tx.charge_delay;
 }
 
-static void horizon_update(void)
+CHECK_FN static void horizon_update(void)
 {
 	if (H.horizon < H.now + timer_bound())
 		H.horizon = H.now + timer_bound();
 }
 
-static void check_sender(void)
+/* Whether a message posted to the sender has a packet not yet sent. */
+CHECK_FN static bool unsent_packet(void)
+{
+	u32 k;
+
+	for (k = H.polled; k != H.posted; k++)
+		if (H.msg_sent[k] < H.msg_npkts[k])
+			return true;
+	return false;
+}
+
+/*
+ * mrc_sender_window_open(): the tracker's room, and without NSCC the
+ * fixed window over what is outstanding (NSCC may keep it open for one
+ * more packet that asks an ACK, never past the tracker).
+ */
+CHECK_FN static void check_window(void)
+{
+	const struct mrc_tx_tracker *t = &H.snd.tx;
+	bool open = mrc_sender_window_open(&H.snd);
+	u32 out = mrc_tx_outstanding(t);
+
+	FUZZ_ASSERT(!open || out < H.nslots);
+	if (!H.snd.cc)
+		FUZZ_ASSERT(open == (out < H.nslots && out < H.p.fixed_cwnd));
+}
+
+/*
+ * mrc_sender_msg_of(): the message of every outstanding PSN, as it went
+ * out, while that message is live (not yet returned by
+ * mrc_sender_poll_done(): after a failure the ring moves on while the
+ * PSNs stay outstanding); mrc_sender_msg_at() leads to its entry. -1 for
+ * anything else.
+ */
+CHECK_FN static void check_msg_of(u32 psn)
+{
+	u32 una = snd_off(H.snd.tx.una), off = snd_off(psn);
+	int msg = mrc_sender_msg_of(&H.snd, psn);
+
+	if (off >= una && off < H.new_psns && H.psn_msg[off] >= H.polled) {
+		u32 k = H.psn_msg[off];
+
+		FUZZ_ASSERT(msg == (int)(k & (H.nmsgs - 1)));
+		FUZZ_ASSERT(mrc_sender_msg_at(&H.snd, (u32)msg)->cookie == k);
+	} else {
+		FUZZ_ASSERT(msg == -1);
+	}
+}
+
+/*
+ * After every step, msg_of at the window's edges and in its middle
+ * (STEP_MSG_OF asks of any PSN near una).
+ */
+CHECK_FN static void check_msg_of_edges(void)
+{
+	const struct mrc_tx_tracker *t = &H.snd.tx;
+	u32 out = mrc_tx_outstanding(t);
+
+	check_msg_of(mrc_psn_add(t->una, MRC_PSN_MASK));
+	check_msg_of(t->una);
+	check_msg_of(mrc_psn_add(t->una, out / 2));
+	check_msg_of(mrc_psn_add(t->next, MRC_PSN_MASK));
+	check_msg_of(t->next);
+}
+
+/*
+ * The requester asks for a probe after every event (mrc_sender_next_probe()):
+ * first every probe pending for the probe timeout or longer fails, and
+ * no other; then a retired EV, on a usable plane, due and not pending,
+ * is probed, and -1 means none is left.
+ */
+CHECK_FN static void check_probe(void)
+{
+	const struct mrc_ev_set *set = &H.set;
+	u64 timeout = mrc_sender_probe_timeout_us(&H.snd);
+	u32 i, pending = 0, expire = 0, now = (u32)H.now;
+	bool was[MAX_EVS];
+	int ev;
+
+	FUZZ_ASSERT(timeout == (mrc_sender_rto_us(&H.snd) >
+				MRC_SENDER_PROBE_TIMEOUT_MIN_US ?
+				mrc_sender_rto_us(&H.snd) :
+				MRC_SENDER_PROBE_TIMEOUT_MIN_US));
+	for (i = 0; i < H.n_evs; i++) {
+		const struct mrc_ev *e = &set->evs[i];
+
+		was[i] = e->probe_pending;
+		/* Only a retired EV waits for a probe's reply. */
+		FUZZ_ASSERT(!e->probe_pending ||
+			    e->state == MRC_EV_ASSUMED_BAD);
+		pending += e->probe_pending;
+		expire += e->probe_pending &&
+			  now - e->probe_sent_us >= timeout;
+	}
+	if (H.n_evs)
+		FUZZ_ASSERT(set->probes_pending == pending);
+	ev = mrc_sender_next_probe(&H.snd, H.now);
+	if (H.snd.failed || !H.n_evs) {
+		FUZZ_ASSERT(ev == -1);
+		return;
+	}
+	H.probes_lost += expire;
+	FUZZ_ASSERT(H.snd.stats.probes_lost == H.probes_lost);
+	FUZZ_ASSERT(ev == -1 || (u32)ev < H.n_evs);
+	for (i = 0; i < H.n_evs; i++) {
+		const struct mrc_ev *e = &set->evs[i];
+		bool due = e->state == MRC_EV_ASSUMED_BAD && !e->probe_pending &&
+			   !set->plane_flags[e->plane] &&
+			   (s32)(now - e->probe_due_us) >= 0;
+
+		if ((int)i == ev) {
+			FUZZ_ASSERT(!was[i] && e->probe_pending &&
+				    e->state == MRC_EV_ASSUMED_BAD &&
+				    !set->plane_flags[e->plane] &&
+				    e->probe_sent_us == now);
+			continue;
+		}
+		/* Pending still: it had not waited the timeout. */
+		if (e->probe_pending)
+			FUZZ_ASSERT(was[i] && now - e->probe_sent_us < timeout);
+		/* Nothing due is left unprobed. */
+		FUZZ_ASSERT(ev >= 0 || !due);
+	}
+	if (ev >= 0) {
+		H.probes++;
+		H.probe_ev = (u32)ev;
+	}
+	FUZZ_ASSERT(H.snd.stats.probes == H.probes);
+}
+
+CHECK_FN static void check_sender(void)
 {
 	const struct mrc_tx_tracker *t = &H.snd.tx;
 	u32 una = snd_off(t->una), next = snd_off(t->next), k;
 	u64 due;
-	int ev;
 
 	horizon_update();
 	FUZZ_ASSERT(next == H.new_psns);
@@ -370,7 +539,8 @@ static void check_sender(void)
 	FUZZ_ASSERT(H.snd.failed == H.failed);
 	/* A message's ring entry: what went out, never more acknowledged. */
 	for (k = H.polled; k != H.posted; k++) {
-		const struct mrc_sender_msg *m = &H.msgs[k & (H.nmsgs - 1)];
+		const struct mrc_sender_msg *m =
+			mrc_sender_msg_at(&H.snd, k & (H.nmsgs - 1));
 
 		FUZZ_ASSERT(m->cookie == k && m->npkts == H.msg_npkts[k]);
 		FUZZ_ASSERT(m->sent == H.msg_sent[k]);
@@ -383,7 +553,9 @@ static void check_sender(void)
 
 		FUZZ_ASSERT(!mrc_sender_next_timer(&H.snd, H.now, &due));
 		FUZZ_ASSERT(!mrc_sender_next(&H.snd, H.now, &tx));
-		FUZZ_ASSERT(mrc_sender_next_probe(&H.snd, H.now) == -1);
+		FUZZ_ASSERT(!mrc_sender_next_retransmit(&H.snd, H.now, &tx));
+		check_msg_of_edges();
+		check_probe();
 		return;
 	}
 	if (mrc_sender_next_timer(&H.snd, H.now, &due)) {
@@ -404,11 +576,10 @@ static void check_sender(void)
 		FUZZ_ASSERT(H.snd.no_rto || !mrc_tx_outstanding(t) ||
 			    mrc_tx_lost_count(t));
 	}
+	check_window();
+	check_msg_of_edges();
 	/* As a caller asks after every event; STEP_PROBE answers it. */
-	ev = mrc_sender_next_probe(&H.snd, H.now);
-	FUZZ_ASSERT(ev == -1 || (H.n_evs && (u32)ev < H.n_evs));
-	if (ev >= 0)
-		H.probe_ev = (u32)ev;
+	check_probe();
 }
 
 static void net_put(const struct net_pkt *pkt)
@@ -468,6 +639,8 @@ static void record_tx(const struct mrc_sender_tx *tx, u32 una, u32 request)
 			FUZZ_ASSERT(tx->ack_req);
 		H.psn_msg[off] = (u16)k;
 		H.psn_pkt[off] = (u16)tx->pkt;
+		H.psn_sent_at[off] = H.now;
+		H.psn_resent[off] = 0;
 		H.new_psns++;
 	} else {
 		FUZZ_ASSERT(request == NO_MSG);
@@ -481,6 +654,7 @@ static void record_tx(const struct mrc_sender_tx *tx, u32 una, u32 request)
 		FUZZ_ASSERT(tx->msg == (k & (H.nmsgs - 1)));
 		FUZZ_ASSERT(tx->pkt == H.psn_pkt[off]);
 		FUZZ_ASSERT(tx->ack_req);
+		H.psn_resent[off] = 1;
 	}
 	pkt.psn = tx->psn;
 	pkt.ev = tx->ev;
@@ -505,6 +679,50 @@ static bool send_one(void)
 }
 
 /*
+ * The requester's order (mrc_req_fill()): every retransmission through
+ * mrc_sender_next_retransmit() first, then new PSNs while the window is
+ * open. A PSN waits for retransmission exactly while one is handed out;
+ * once none waits, mrc_sender_next() hands out a new PSN exactly when the
+ * window is open and a message has a packet left to send.
+ */
+static void send_split(u32 n)
+{
+	const struct mrc_tx_tracker *t = &H.snd.tx;
+	struct mrc_sender_tx tx;
+	bool failed = H.snd.failed, open, more;
+	u32 una, lost;
+
+	for (;;) {
+		una = t->una;
+		lost = mrc_tx_lost_count(t);
+		memset(&tx, 0x5a, sizeof(tx));
+		if (!mrc_sender_next_retransmit(&H.snd, H.now, &tx)) {
+			FUZZ_ASSERT(failed || !lost);
+			break;
+		}
+		FUZZ_ASSERT(!failed && lost);
+		FUZZ_ASSERT(tx.why != MRC_SENDER_NEW);
+		/* No longer waiting: sent again. */
+		FUZZ_ASSERT(mrc_tx_lost_count(t) == lost - 1);
+		FUZZ_ASSERT(mrc_tx_slot(t, tx.psn)->state == MRC_TX_IN_FLIGHT);
+		record_tx(&tx, una, NO_MSG);
+	}
+	while (n-- && H.new_psns + 1 < MAX_PSNS) {
+		una = t->una;
+		open = mrc_sender_window_open(&H.snd);
+		more = unsent_packet();
+		memset(&tx, 0x5a, sizeof(tx));
+		if (!mrc_sender_next(&H.snd, H.now, &tx)) {
+			FUZZ_ASSERT(failed || !open || !more);
+			break;
+		}
+		FUZZ_ASSERT(!failed && open && more);
+		FUZZ_ASSERT(tx.why == MRC_SENDER_NEW);
+		record_tx(&tx, una, NO_MSG);
+	}
+}
+
+/*
  * Message @k asks again (a READ's next segment or re-request). Only a
  * message sent in full and cumulatively acknowledged may; without a
  * packet map, not while another message is partly sent.
@@ -514,6 +732,7 @@ static bool next_request(u32 k)
 	const struct mrc_sender_msg *m = &H.msgs[k & (H.nmsgs - 1)];
 	u32 una = H.snd.tx.una, acked = m->acked, j;
 	bool failed = H.snd.failed, partly = false;
+	bool open = mrc_sender_window_open(&H.snd);
 	struct mrc_sender_tx tx;
 
 	for (j = H.polled; j != H.posted; j++)
@@ -522,7 +741,7 @@ static bool next_request(u32 k)
 	memset(&tx, 0x5a, sizeof(tx));
 	if (!mrc_sender_next_request(&H.snd, H.now, k & (H.nmsgs - 1), &tx))
 		return false;
-	FUZZ_ASSERT(!failed && k >= H.polled && k < H.posted);
+	FUZZ_ASSERT(!failed && open && k >= H.polled && k < H.posted);
 	FUZZ_ASSERT(H.msg_sent[k] == H.msg_npkts[k] && acked == H.msg_npkts[k]);
 	FUZZ_ASSERT(H.pkt_map || !partly);
 	FUZZ_ASSERT(tx.why == MRC_SENDER_NEW);
@@ -579,6 +798,32 @@ static void poll_sender(void)
 }
 
 /*
+ * NSCC's RTT hook, as the requester's (mrc_req_cc_rtt()): it hears of a
+ * PSN this ACK delivered, sent once (a resent one gives no sample), with
+ * its send time and the time since; its answer, the fabric's share, is
+ * all of it, half, or nothing (the sender takes 1 us then).
+ */
+static u64 cc_rtt_hook(void *arg, u32 psn, u64 sent_at, u64 rtt)
+{
+	u32 off = snd_off(psn);
+
+	FUZZ_ASSERT(arg == &H);
+	FUZZ_ASSERT(H.snd.cc && H.cc_rtt_mode);
+	FUZZ_ASSERT(off < H.new_psns && off >= snd_off(H.ack_una));
+	FUZZ_ASSERT(!H.psn_resent[off] && sent_at == H.psn_sent_at[off]);
+	FUZZ_ASSERT(sent_at <= H.now && rtt == H.now - sent_at);
+	H.cc_rtt_calls++;
+	switch (H.cc_rtt_mode) {
+	case 1:
+		return rtt;
+	case 2:
+		return rtt / 2;
+	default:
+		return 0;
+	}
+}
+
+/*
  * An ACK, with the echo of its copy when @echo; mrc_sender_on_ack_ex()'s
  * result must say what changed: the PSNs that left the in-flight and
  * lost sets, the cumulative PSN's advance, no more losses than PSNs.
@@ -603,7 +848,12 @@ static void sender_ack_ex(u32 cum, const u64 *sack, u32 nwords, u32 ev,
 		ack.ts_echo = echo->ts_echo;
 	}
 	memset(&res, 0x5a, sizeof(res));
+	H.ack_una = una;
+	H.cc_rtt_calls = 0;
 	ret = mrc_sender_on_ack_ex(&H.snd, H.now, &ack, &res);
+	/* One sample per ACK at most, and only from an ACK that counted. */
+	FUZZ_ASSERT(H.cc_rtt_calls <= 1);
+	FUZZ_ASSERT(!H.cc_rtt_calls || (ret == MRC_TX_ACK_OK && !failed));
 	FUZZ_ASSERT(ret == MRC_TX_ACK_OK || ret == MRC_TX_ACK_STALE ||
 		    ret == MRC_TX_ACK_INVALID);
 	if (ret == MRC_TX_ACK_INVALID)
@@ -770,6 +1020,28 @@ static void step_forged_ack(struct input *in)
 		   mode & 4 ? ev : ev % (H.n_evs + 1), mode & 8);
 }
 
+/*
+ * A probe's reply (or the caller giving up on it): of the last EV probed,
+ * or any. It counts exactly when that EV's probe was pending, and then
+ * that probe is over.
+ */
+static void probe_reply(u32 ev, bool ok)
+{
+	bool pending = ev < H.n_evs && H.evs[ev].probe_pending;
+	bool taken = mrc_sender_on_probe_reply(&H.snd, H.now, ev, ok);
+
+	FUZZ_ASSERT(taken == pending);
+	FUZZ_ASSERT(!taken || !H.evs[ev].probe_pending);
+}
+
+static void step_probe(struct input *in)
+{
+	u8 ev = in_u8(in), ok = in_u8(in);
+
+	probe_reply(ok & 2 ? ev : ok & 4 ? ev % (H.n_evs + 1) : H.probe_ev,
+		    ok & 1);
+}
+
 static void step_raw(struct input *in)
 {
 	u8 len = in_u8(in), buf[256], *exact;
@@ -804,7 +1076,7 @@ static void step_raw(struct input *in)
 			   pkt.ack.ev_echo, pkt.ack.flags & 1);
 		break;
 	case MRC_OP_PROBE_REPLY:
-		mrc_sender_on_probe_reply(&H.snd, H.now, pkt.probe.ev, true);
+		probe_reply(pkt.probe.ev, true);
 		break;
 	case MRC_OP_WRITE:
 	case MRC_OP_WRITE_IMM:
@@ -962,15 +1234,16 @@ static void step(struct input *in)
 	case STEP_TIMER:
 		step_timer(in);
 		break;
-	case STEP_PROBE: {
-		u8 ev = in_u8(in), ok = in_u8(in);
-
-		mrc_sender_on_probe_reply(&H.snd, H.now,
-					  ok & 2 ? ev : ok & 4 ?
-					  ev % (H.n_evs + 1) : H.probe_ev,
-					  ok & 1);
+	case STEP_PROBE:
+		step_probe(in);
 		break;
-	}
+	case STEP_SEND_SPLIT:
+		send_split(in_u8(in) % 32 + 1);
+		break;
+	case STEP_MSG_OF:
+		check_msg_of(mrc_psn_add(H.snd.tx.una,
+					 (u32)(s32)(int8_t)in_u8(in)));
+		break;
 	case STEP_RAW:
 		step_raw(in);
 		break;
@@ -1035,6 +1308,12 @@ static bool setup(struct input *in)
 				    b1 & 1 ? &H.cc : NULL, H.init_psn) == 0);
 	if (H.pkt_map)
 		mrc_sender_set_pkt_map(&H.snd, H.pkts);
+	/* With NSCC, its RTT through the caller's hook (or none). */
+	H.cc_rtt_mode = b1 & 1 ? b5 >> 6 : 0;
+	if (H.cc_rtt_mode) {
+		H.snd.cc_rtt = cc_rtt_hook;
+		H.snd.cc_rtt_arg = &H;
+	}
 	if (b6 & 0x10)
 		mrc_sender_set_single_path(&H.snd, true, b6 >> 5);
 	mrc_receiver_init(&H.rcv, H.init_psn);

@@ -244,6 +244,53 @@ static void probe_failure_backs_off(void)
 	CHECK_EQ(set.evs[0].state, MRC_EV_ASSUMED_BAD);
 }
 
+/*
+ * A probe unanswered for the timeout fails as a reported failure would;
+ * a reply after that is not taken. Probes that stop being awaited some
+ * other way (the EV denied, its plane back) leave the count of pending
+ * ones, so the scan stops as soon as none is left.
+ */
+static void probe_expiry_fails_unanswered(void)
+{
+	make_set(2, 4, 1);
+	CHECK(mrc_ev_on_loss(&set, 0, 0));
+	CHECK(mrc_ev_on_loss(&set, 1, 0));
+	CHECK(mrc_ev_on_loss(&set, 2, 0));
+	CHECK_EQ(mrc_ev_next_probe(&set, 100), 0);
+	CHECK_EQ(mrc_ev_next_probe(&set, 150), 1);
+	CHECK_EQ(mrc_ev_next_probe(&set, 160), 2);
+	CHECK_EQ(set.probes_pending, 3);
+	CHECK_EQ(set.evs[1].probe_sent_us, 150);
+	/* Short of the timeout: nothing fails. */
+	CHECK_EQ(mrc_ev_probe_expire(&set, 1099, 1000), 0);
+	CHECK(set.evs[0].probe_pending);
+	/* EV 0's timeout: it fails, backs off; EV 1's comes later. */
+	CHECK_EQ(mrc_ev_probe_expire(&set, 1100, 1000), 1);
+	CHECK(!set.evs[0].probe_pending && set.evs[1].probe_pending);
+	CHECK_EQ(set.evs[0].probe_backoff, 1);
+	CHECK_EQ(set.evs[0].probe_due_us, 1100 + (100u << 1));
+	CHECK_EQ(set.probes_pending, 2);
+	/* Its reply, too late, is not taken; EV 1's, in time, is. */
+	CHECK(!mrc_ev_probe_result(&set, 0, true, 1120));
+	CHECK_EQ(set.evs[0].probe_successes, 0);
+	CHECK(mrc_ev_probe_result(&set, 1, true, 1120));
+	CHECK_EQ(set.evs[1].probe_successes, 1);
+	CHECK_EQ(set.probes_pending, 1);
+	/* Denied while its probe is out: no longer awaited. */
+	mrc_ev_deny(&set, 2);
+	CHECK_EQ(set.probes_pending, 0);
+	CHECK(!set.evs[2].probe_pending);
+	CHECK_EQ(mrc_ev_probe_expire(&set, 5000, 1000), 0);
+	CHECK(!mrc_ev_probe_result(&set, 2, false, 5000));
+	/* Its plane going down (and back) forgets the probe out on it. */
+	CHECK_EQ(mrc_ev_next_probe(&set, 5000), 0);
+	CHECK_EQ(set.probes_pending, 1);
+	mrc_ev_plane_set(&set, 0, MRC_EV_PLANE_DOWN, true, 5000);
+	mrc_ev_plane_set(&set, 0, MRC_EV_PLANE_DOWN, false, 5010);
+	CHECK_EQ(set.probes_pending, 0);
+	CHECK_EQ(mrc_ev_probe_expire(&set, 0x7fffffff, 1), 0);
+}
+
 static void probe_time_wraps(void)
 {
 	make_set(1, 2, 1);
@@ -395,6 +442,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(floor_keeps_min_active),
 	KTAP_CASE(probes_bring_back_after_successes),
 	KTAP_CASE(probe_failure_backs_off),
+	KTAP_CASE(probe_expiry_fails_unanswered),
 	KTAP_CASE(probe_time_wraps),
 	KTAP_CASE(deny_and_allow),
 	KTAP_CASE(plane_down_removes_all_at_once),

@@ -1086,6 +1086,140 @@ static void sender_trim_echo(void)
 	CHECK(mrc_sender_next_retransmit(&s, 30, &tx));
 }
 
+/*
+ * Probes through the sender: a retired EV's probe when it is due, one at
+ * a time; unanswered for max(RTO, MRC_SENDER_PROBE_TIMEOUT_MIN_US) it
+ * failed (counted lost, the next one backs off) and its late reply is
+ * not taken; replies in time bring the EV back. A failed sender probes
+ * nothing.
+ */
+static void sender_probe_timeout(void)
+{
+	struct mrc_rto_params slow = { .min_us = 100, .max_us = 100000,
+				       .granularity_us = 1,
+				       .initial_us = 5000 };
+	struct mrc_ev_desc descs[4];
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_ev_params evp;
+	struct mrc_sender_tx tx;
+	struct mrc_ev_set set;
+	struct mrc_ev evs[4];
+	struct mrc_sender s;
+	u64 now = 0, due;
+	u32 i;
+
+	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4, NULL,
+				 NULL, 0), 0);
+	CHECK_EQ(mrc_sender_next_probe(&s, 0), -1);
+	CHECK(!mrc_sender_on_probe_reply(&s, 0, 0, true));
+
+	memset(descs, 0, sizeof(descs));
+	for (i = 0; i < 4; i++)
+		descs[i].path.udp_sport = (u16)(49152 + i);
+	mrc_ev_params_default(&evp);
+	CHECK_EQ(mrc_ev_set_init(&set, evs, 4, 1, descs, &evp), 0);
+	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 4, &set,
+				 NULL, 0), 0);
+	/* An RTO of 200 us: the floor is the timeout. */
+	CHECK_EQ(mrc_sender_probe_timeout_us(&s),
+		 MRC_SENDER_PROBE_TIMEOUT_MIN_US);
+	CHECK(mrc_ev_on_loss(&set, 1, 0));
+	CHECK_EQ(mrc_sender_next_probe(&s, 50), -1);
+	CHECK_EQ(mrc_sender_next_probe(&s, 100), 1);
+	CHECK_EQ(s.stats.probes, 1);
+	CHECK_EQ(mrc_sender_next_probe(&s, 1099), -1);
+	CHECK_EQ(s.stats.probes_lost, 0);
+	CHECK(set.evs[1].probe_pending);
+	/* Unanswered for 1 ms: failed; the next one after 200 us. */
+	CHECK_EQ(mrc_sender_next_probe(&s, 1100), -1);
+	CHECK_EQ(s.stats.probes_lost, 1);
+	CHECK(!set.evs[1].probe_pending);
+	CHECK(!mrc_sender_on_probe_reply(&s, 1150, 1, true));
+	CHECK_EQ(set.evs[1].probe_successes, 0);
+	CHECK_EQ(mrc_sender_next_probe(&s, 1299), -1);
+	CHECK_EQ(mrc_sender_next_probe(&s, 1300), 1);
+	CHECK(mrc_sender_on_probe_reply(&s, 1310, 1, true));
+	/* A duplicate reply counts once. */
+	CHECK(!mrc_sender_on_probe_reply(&s, 1310, 1, true));
+	CHECK_EQ(mrc_sender_next_probe(&s, 1310), 1);
+	CHECK(mrc_sender_on_probe_reply(&s, 1320, 1, true));
+	CHECK_EQ(set.evs[1].state, MRC_EV_GOOD);
+	CHECK_EQ(s.stats.probes, 3);
+	CHECK_EQ(s.stats.probes_lost, 1);
+
+	/* A longer RTO is the timeout. */
+	mrc_sender_set_rto(&s, &slow);
+	CHECK_EQ(mrc_sender_probe_timeout_us(&s), 5000);
+	CHECK(mrc_ev_on_loss(&set, 2, 2000));
+	CHECK_EQ(mrc_sender_next_probe(&s, 2100), 2);
+	CHECK_EQ(mrc_sender_next_probe(&s, 7099), -1);
+	CHECK_EQ(s.stats.probes_lost, 1);
+	CHECK_EQ(mrc_sender_next_probe(&s, 7100), -1);
+	CHECK_EQ(s.stats.probes_lost, 2);
+
+	/* The sender fails: no more probes, though one is due. */
+	CHECK_EQ(mrc_sender_post(&s, 1, 1), 0);
+	now = 8000;
+	CHECK(mrc_sender_next(&s, now, &tx));
+	for (i = 0; i < 10 && !s.failed; i++) {
+		CHECK(mrc_sender_next_timer(&s, now, &due));
+		now = due;
+		mrc_sender_on_timeout(&s, now);
+		while (mrc_sender_next(&s, now, &tx))
+			;
+	}
+	CHECK(s.failed);
+	CHECK(set.evs[2].state == MRC_EV_ASSUMED_BAD);
+	CHECK_EQ(mrc_sender_next_probe(&s, now + 100000), -1);
+}
+
+/*
+ * After a failure every message comes back (flushed) while its PSNs stay
+ * outstanding, and the ring takes new posts: a PSN of a message already
+ * returned names no message, not the ring entry's new one (found by
+ * sender_fuzz: mrc_sender_msg_of() gave the index of a message posted
+ * after the failure, so an RNR NAK of the old PSN would have been charged
+ * to it).
+ */
+static void sender_msg_of_after_failure(void)
+{
+	struct mrc_sender_msg msgs[2];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u64 now = 10, due;
+	u32 i;
+
+	CHECK_EQ(mrc_sender_init(&s, &unit_params, slots, 8, msgs, 2, NULL,
+				 NULL, 40), 0);
+	CHECK_EQ(mrc_sender_post(&s, 2, 1), 0);
+	CHECK(mrc_sender_next(&s, now, &tx));
+	CHECK(mrc_sender_next(&s, now, &tx));
+	CHECK_EQ(mrc_sender_msg_of(&s, 41), 0);
+	for (i = 0; i < 10 && !s.failed; i++) {
+		CHECK(mrc_sender_next_timer(&s, now, &due));
+		now = due;
+		mrc_sender_on_timeout(&s, now);
+		while (mrc_sender_next(&s, now, &tx))
+			;
+	}
+	CHECK(s.failed);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.status, MRC_SENDER_ST_RETRY_EXCEEDED);
+	/* Ring entry 0 is taken again, by a message flushed at once. */
+	CHECK_EQ(mrc_sender_post(&s, 1, 2), 1);
+	CHECK_EQ(mrc_sender_post(&s, 1, 3), 0);
+	CHECK_EQ(mrc_sender_msg_of(&s, 40), -1);
+	CHECK_EQ(mrc_sender_msg_of(&s, 41), -1);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 3);
+	CHECK_EQ(d.status, MRC_SENDER_ST_FLUSHED);
+	CHECK_EQ(mrc_sender_msg_of(&s, 41), -1);
+}
+
 static u32 cc_rtt_calls;
 static u32 cc_rtt_psn;
 
@@ -1250,6 +1384,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(sender_without_rto),
 	KTAP_CASE(sender_trim_echo),
 	KTAP_CASE(sender_cc_rtt_and_single_path),
+	KTAP_CASE(sender_probe_timeout),
+	KTAP_CASE(sender_msg_of_after_failure),
 	KTAP_CASE(receiver_window_edges),
 	KTAP_CASE(receiver_marks_wait_for_poll),
 	KTAP_CASE(clean_network_delivers_in_order),

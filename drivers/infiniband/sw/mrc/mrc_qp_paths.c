@@ -23,10 +23,7 @@ int mrc_qp_paths_alloc(struct mrc_qp *qp)
 	paths->profile_index = kvcalloc(MRC_EV_MAX,
 					sizeof(*paths->profile_index),
 					GFP_KERNEL);
-	paths->probe_sent_us = kvcalloc(MRC_EV_MAX,
-					sizeof(*paths->probe_sent_us),
-					GFP_KERNEL);
-	if (!paths->evs || !paths->profile_index || !paths->probe_sent_us) {
+	if (!paths->evs || !paths->profile_index) {
 		mrc_qp_paths_free(qp);
 		return -ENOMEM;
 	}
@@ -39,10 +36,8 @@ void mrc_qp_paths_free(struct mrc_qp *qp)
 
 	kvfree(paths->evs);
 	kvfree(paths->profile_index);
-	kvfree(paths->probe_sent_us);
 	paths->evs = NULL;
 	paths->profile_index = NULL;
-	paths->probe_sent_us = NULL;
 	mrc_profile_put(paths->profile);
 	paths->profile = NULL;
 	paths->ready = false;
@@ -162,7 +157,6 @@ int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid)
 	if (!err) {
 		swap(paths->profile, profile);
 		paths->plane_gen = 0;
-		paths->probes_pending = 0;
 		paths->deny_gen = 0;
 		/* A profile's denials as they stand now. */
 		if (paths->profile)
@@ -224,39 +218,19 @@ int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev, u8 tos)
 	return mrc_net_xmit_ev(mdev, skb, e->plane, &e->path, &src, &dst, tos);
 }
 
-void mrc_qp_paths_probe(struct mrc_qp *qp, struct sk_buff_head *out,
-			u32 now_us, u32 timeout_us)
+void mrc_qp_paths_send_probe(struct mrc_qp *qp, struct sk_buff_head *out,
+			     u32 ev, u32 now_us)
 {
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
-	struct mrc_qp_paths *paths = &qp->paths;
-	struct mrc_ev_set *set = &paths->set;
 	struct mrc_pkt pkt = {};
 	struct sk_buff *skb;
 	u8 *unused;
-	int ev;
-	u32 i;
 
-	if (!paths->ready)
-		return;
-	for (i = 0; paths->probes_pending && i < set->n_evs; i++) {
-		if (!set->evs[i].probe_pending ||
-		    now_us - paths->probe_sent_us[i] < timeout_us)
-			continue;
-		mrc_ev_probe_result(set, i, false, now_us);
-		paths->probes_pending--;
-		mrc_stats_inc(mdev, MRC_CNT_PROBES_LOST);
-	}
-
-	ev = mrc_ev_next_probe(set, now_us);
-	if (ev < 0)
-		return;
-	paths->probe_sent_us[ev] = now_us;
-	paths->probes_pending++;
 	pkt.hdr.opcode = MRC_OP_PROBE;
-	pkt.probe.id = ++paths->probe_id;
+	pkt.probe.id = ++qp->paths.probe_id;
 	pkt.probe.ts = now_us;
 	pkt.probe.ev = ev;
-	/* Unsent for lack of memory, the probe counts as lost later. */
+	/* Unsent for lack of memory, the probe times out like a lost one. */
 	skb = mrc_qp_new_packet(qp, &pkt, 0, &unused, ev);
 	if (skb) {
 		__skb_queue_tail(out, skb);
@@ -268,26 +242,19 @@ void mrc_qp_paths_rcv_probe(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			    const struct mrc_rx_meta *meta)
 {
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
-	struct mrc_qp_paths *paths = &qp->paths;
 	struct sk_buff *skb = NULL;
 	struct mrc_pkt reply = {};
-	u32 ev = pkt->probe.ev;
 	u8 *unused;
 
 	spin_lock_bh(&qp->lock);
-	if (!paths->ready || !mrc_qp_from_peer(qp, pkt, meta)) {
+	if (!qp->paths.ready || !mrc_qp_from_peer(qp, pkt, meta)) {
 		mrc_stats_inc(mdev, MRC_CNT_RX_DROP_BAD_SOURCE_QP);
-	} else if (pkt->hdr.opcode == MRC_OP_PROBE) {
+	} else {
 		/* The probe tested its path; the reply may take any. */
 		reply.hdr.opcode = MRC_OP_PROBE_REPLY;
 		reply.probe = pkt->probe;
 		skb = mrc_qp_new_packet(qp, &reply, 0, &unused,
 					MRC_QP_EV_ANY);
-	} else if (ev < paths->set.n_evs && paths->set.evs[ev].probe_pending) {
-		mrc_ev_probe_result(&paths->set, ev, true,
-				    (u32)mrc_now_us());
-		paths->probes_pending--;
-		mrc_stats_inc(mdev, MRC_CNT_PROBES_ANSWERED);
 	}
 	spin_unlock_bh(&qp->lock);
 	if (skb)

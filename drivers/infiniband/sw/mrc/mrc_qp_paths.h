@@ -59,9 +59,7 @@ struct mrc_qp_paths {
 	struct mrc_ev_set set;
 	struct mrc_ev *evs;		/* MRC_EV_MAX, for the QP's life */
 	u16 *profile_index;		/* set index -> profile EV index */
-	u32 *probe_sent_us;		/* when each pending probe went */
-	u32 probes_pending;
-	u32 probe_id;
+	u32 probe_id;			/* the last PROBE's id */
 	struct mrc_profile *profile;	/* NULL: built-in spraying */
 	u32 plane_gen;			/* for mrc_planes_apply() */
 	int deny_gen;			/* the profile's, when last applied */
@@ -94,12 +92,12 @@ int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us);
 int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev, u8 tos);
 
 /*
- * Under qp->lock, from the requester: probes unanswered for @timeout_us
- * failed; the next ASSUMED_BAD EV due for a probe gets one, queued on
- * @out to be sent after the lock.
+ * Under qp->lock, from the requester: a PROBE on EV @ev (the one its
+ * sender core chose, mrc_sender_next_probe()), queued on @out to be sent
+ * after the lock. Its reply goes back to the sender (mrc_req.h).
  */
-void mrc_qp_paths_probe(struct mrc_qp *qp, struct sk_buff_head *out,
-			u32 now_us, u32 timeout_us);
+void mrc_qp_paths_send_probe(struct mrc_qp *qp, struct sk_buff_head *out,
+			     u32 ev, u32 now_us);
 
 /*
  * debugfs: one line per EV of every RC QP of @mdev that has its paths:
@@ -109,7 +107,7 @@ void mrc_qp_paths_probe(struct mrc_qp *qp, struct sk_buff_head *out,
  */
 void mrc_qp_paths_show(struct mrc_dev *mdev, struct seq_file *m);
 
-/* A PROBE (answered on any EV) or PROBE_REPLY; softirq, no lock held. */
+/* A PROBE: answered with a PROBE_REPLY on any EV; softirq, no lock held. */
 void mrc_qp_paths_rcv_probe(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			    const struct mrc_rx_meta *meta);
 

@@ -42,8 +42,10 @@ static void mrc_rcv_qp(struct mrc_qp *qp, struct sk_buff *skb,
 		break;
 	case MRC_OPC_PATH:
 		/* Not a datagram: a UD QP was turned away above. */
-		if (opcode == MRC_OP_PROBE || opcode == MRC_OP_PROBE_REPLY)
+		if (opcode == MRC_OP_PROBE)
 			mrc_qp_paths_rcv_probe(qp, pkt, meta);
+		else if (opcode == MRC_OP_PROBE_REPLY)
+			mrc_req_rcv_probe_reply(qp, pkt, meta);
 		else
 			mrc_qp_paths_rcv_plane_state(qp, pkt, meta);
 		break;

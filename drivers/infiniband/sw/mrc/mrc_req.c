@@ -636,7 +636,8 @@ static void mrc_req_take(struct mrc_dev *mdev, enum mrc_counter cnt, u64 now,
 
 /*
  * The device counters of what the sender counted since the last look:
- * timeouts, EVs retired, EV charges withdrawn, NSCC's answers.
+ * timeouts, EVs retired, EV charges withdrawn, NSCC's answers, probes
+ * given up on.
  */
 static void mrc_req_take_stats(struct mrc_qp *qp)
 {
@@ -655,6 +656,8 @@ static void mrc_req_take_stats(struct mrc_qp *qp)
 		     &seen->cc_quick_adapts);
 	mrc_req_take(mdev, MRC_CNT_CC_EV_SWITCHES, now->cc_ev_switches,
 		     &seen->cc_ev_switches);
+	mrc_req_take(mdev, MRC_CNT_PROBES_LOST, now->probes_lost,
+		     &seen->probes_lost);
 }
 
 /*
@@ -706,6 +709,23 @@ static void mrc_req_retransmit(struct mrc_qp *qp, struct sk_buff_head *out,
 	/* Elsewhere than the path that lost it, when there is one. */
 	while (mrc_sender_next_retransmit(&qp->req.sender, now, &tx))
 		mrc_req_send_tx(qp, out, &tx);
+}
+
+/*
+ * The probe the sender asks for, if any: it chooses the EV and gives up on
+ * probes unanswered for too long (mrc_sender_next_probe()); the PROBE is
+ * built onto @out. The timeout attribute's bounds are brought up to date
+ * first, since the probe timeout follows the RTO.
+ */
+static void mrc_req_probe(struct mrc_qp *qp, struct sk_buff_head *out,
+			  u64 now)
+{
+	int ev;
+
+	mrc_req_rto_us(qp);
+	ev = mrc_sender_next_probe(&qp->req.sender, now);
+	if (ev >= 0)
+		mrc_qp_paths_send_probe(qp, out, (u32)ev, (u32)now);
 }
 
 /*
@@ -904,8 +924,7 @@ static bool mrc_req_fill(struct mrc_qp *qp, struct sk_buff_head *out)
 	    (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD)) {
 		mrc_req_paths_refresh(qp, now);
 		mrc_req_retransmit(qp, out, now);
-		mrc_qp_paths_probe(qp, out, now,
-				   max_t(u64, mrc_req_rto_us(qp), 1000));
+		mrc_req_probe(qp, out, now);
 		mrc_req_send_rd_again(qp, out, now);
 		more = mrc_req_send_new(qp, out, now);
 		mrc_req_complete(qp);
@@ -1495,6 +1514,23 @@ out:
 	mrc_qp_notify(qp);
 	if (kick)
 		mrc_req_kick(qp);
+}
+
+void mrc_req_rcv_probe_reply(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			     const struct mrc_rx_meta *meta)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+
+	spin_lock_bh(&qp->lock);
+	if (!qp->paths.ready || !mrc_qp_from_peer(qp, pkt, meta)) {
+		mrc_stats_inc(mdev, MRC_CNT_RX_DROP_BAD_SOURCE_QP);
+	} else if (qp->req.started &&
+		   mrc_sender_on_probe_reply(&qp->req.sender, mrc_now_us(),
+					     pkt->probe.ev, true)) {
+		/* Only a reply to a probe still awaited counts. */
+		mrc_stats_inc(mdev, MRC_CNT_PROBES_ANSWERED);
+	}
+	spin_unlock_bh(&qp->lock);
 }
 
 /* ---- debugfs ---- */

@@ -146,6 +146,12 @@ void mrc_req_doorbell(struct mrc_qp *qp);
 void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		 const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta);
 /*
+ * A PROBE_REPLY for this QP, answering one of its requester's probes
+ * (mrc_qp_paths_send_probe()); softirq, no lock held.
+ */
+void mrc_req_rcv_probe_reply(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			     const struct mrc_rx_meta *meta);
+/*
  * debugfs: one line per RC QP of @mdev that reached RTS: "IBDEV QPN CC
  * CWND INFLIGHT SRTT RTTVAR RTO BACKOFF TXQ THROTTLES WAIT" (see
  * mrc_debugfs.c).

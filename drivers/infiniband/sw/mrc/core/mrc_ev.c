@@ -25,6 +25,18 @@ void mrc_ev_params_default(struct mrc_ev_params *p)
 }
 
 /*
+ * @e's probe, if one is out, is no longer awaited; the set's count of
+ * pending probes follows, so that mrc_ev_probe_expire() stops early.
+ */
+static void mrc_ev_probe_clear(struct mrc_ev_set *set, struct mrc_ev *e)
+{
+	if (!e->probe_pending)
+		return;
+	e->probe_pending = false;
+	set->probes_pending--;
+}
+
+/*
  * Every state change goes through here, so the usable counts (per plane
  * and in all) always match the states. A usable state on a flagged plane
  * cannot exist: setting a flag retires the plane's EVs first.
@@ -43,7 +55,7 @@ static void mrc_ev_set_state(struct mrc_ev_set *set, u32 ev, u8 state)
 		set->usable++;
 	}
 	e->state = state;
-	e->probe_pending = false;
+	mrc_ev_probe_clear(set, e);
 	e->probe_successes = 0;
 }
 
@@ -209,6 +221,8 @@ int mrc_ev_next_probe(struct mrc_ev_set *set, u32 now_us)
 		    !mrc_ev_time_reached(now_us, e->probe_due_us))
 			continue;
 		e->probe_pending = true;
+		e->probe_sent_us = now_us;
+		set->probes_pending++;
 		e->probes++;
 		/* Resume after it, so bad EVs are probed in turn. */
 		set->probe_cursor = ev + 1 == set->n_evs ? 0 : ev + 1;
@@ -217,28 +231,28 @@ int mrc_ev_next_probe(struct mrc_ev_set *set, u32 now_us)
 	return -ENOENT;
 }
 
-void mrc_ev_probe_result(struct mrc_ev_set *set, u32 ev, bool ok,
+bool mrc_ev_probe_result(struct mrc_ev_set *set, u32 ev, bool ok,
 			 u32 now_us)
 {
 	struct mrc_ev *e;
 
 	if (ev >= set->n_evs)
-		return;
+		return false;
 	e = &set->evs[ev];
 	if (e->state != MRC_EV_ASSUMED_BAD || !e->probe_pending)
-		return;
-	e->probe_pending = false;
+		return false;
+	mrc_ev_probe_clear(set, e);
 
 	if (ok) {
 		if (++e->probe_successes >= set->params.probes_to_good) {
 			mrc_ev_set_state(set, ev, MRC_EV_GOOD);
 			mrc_ev_stamp(e, now_us);
 			e->probe_backoff = 0;
-			return;
+			return true;
 		}
 		/* Confirm at once: one success may be luck. */
 		e->probe_due_us = now_us;
-		return;
+		return true;
 	}
 
 	e->probe_successes = 0;
@@ -246,6 +260,22 @@ void mrc_ev_probe_result(struct mrc_ev_set *set, u32 ev, bool ok,
 		e->probe_backoff++;
 	e->probe_due_us = now_us +
 			  (set->params.probe_interval_us << e->probe_backoff);
+	return true;
+}
+
+u32 mrc_ev_probe_expire(struct mrc_ev_set *set, u32 now_us, u32 timeout_us)
+{
+	u32 ev, failed = 0;
+
+	for (ev = 0; set->probes_pending && ev < set->n_evs; ev++) {
+		const struct mrc_ev *e = &set->evs[ev];
+
+		if (!e->probe_pending || now_us - e->probe_sent_us < timeout_us)
+			continue;
+		if (mrc_ev_probe_result(set, ev, false, now_us))
+			failed++;
+	}
+	return failed;
 }
 
 void mrc_ev_deny(struct mrc_ev_set *set, u32 ev)
@@ -298,7 +328,7 @@ u8 mrc_ev_plane_set(struct mrc_ev_set *set, u8 plane, u8 flag, bool on,
 
 			if (e->state != MRC_EV_ASSUMED_BAD)
 				continue;
-			e->probe_pending = false;
+			mrc_ev_probe_clear(set, e);
 			e->probe_successes = 0;
 			e->probe_backoff = 0;
 			e->probe_due_us = now_us;

@@ -68,6 +68,7 @@ struct mrc_ev_path {
  * @probe_successes: consecutive successful probes since it went bad
  * @probe_backoff: probe interval exponent (interval = base << backoff)
  * @probe_due_us: when it may be probed next
+ * @probe_sent_us: when its pending probe went out (mrc_ev_probe_expire())
  * @sent: packets sprayed on it (data and retransmissions, not probes)
  * @acked: packets acknowledged that were sent on it
  * @lost: losses and timeouts charged to it
@@ -88,6 +89,7 @@ struct mrc_ev {
 	u8 probe_successes;
 	u8 probe_backoff;
 	u32 probe_due_us;
+	u32 probe_sent_us;
 	u64 sent;
 	u64 acked;
 	u64 lost;
@@ -154,6 +156,7 @@ struct mrc_ev_set {
 	u8 next_plane;				/* next plane to try */
 	u32 usable;				/* usable EVs in all */
 	u32 probe_cursor;			/* where the probe scan resumes */
+	u32 probes_pending;			/* EVs with probe_pending */
 };
 
 void mrc_ev_params_default(struct mrc_ev_params *p);
@@ -195,16 +198,19 @@ bool mrc_ev_on_timeout(struct mrc_ev_set *set, u32 ev, u32 now_us);
 
 /*
  * Probing. mrc_ev_next_probe() returns a bad EV, on a usable plane, whose
- * probe is due and not pending, marks its probe pending and counts it; or
- * -ENOENT. The caller sends a probe on it and reports the outcome (reply,
- * or no reply within its probe timeout) with mrc_ev_probe_result(): a
- * success counts towards probes_to_good, after which the EV is GOOD; a
- * failure restarts the count and doubles the interval (up to the maximum
- * backoff). A result for an EV with no probe pending is ignored.
+ * probe is due and not pending, marks its probe pending (sent at @now_us)
+ * and counts it; or -ENOENT. The caller sends a probe on it and reports
+ * the outcome with mrc_ev_probe_result(): a success counts towards
+ * probes_to_good, after which the EV is GOOD; a failure restarts the count
+ * and doubles the interval (up to the maximum backoff). A result for an EV
+ * with no probe pending is ignored; mrc_ev_probe_result() returns whether
+ * it was taken. mrc_ev_probe_expire() fails every probe pending for
+ * @timeout_us or longer, and returns how many it failed.
  */
 int mrc_ev_next_probe(struct mrc_ev_set *set, u32 now_us);
-void mrc_ev_probe_result(struct mrc_ev_set *set, u32 ev, bool ok,
+bool mrc_ev_probe_result(struct mrc_ev_set *set, u32 ev, bool ok,
 			 u32 now_us);
+u32 mrc_ev_probe_expire(struct mrc_ev_set *set, u32 now_us, u32 timeout_us);
 
 /*
  * Denial (controller or peer): DENIED EVs are neither used nor probed.

@@ -220,7 +220,14 @@ int mrc_sender_msg_of(const struct mrc_sender *s, u32 psn)
 {
 	const struct mrc_tx_slot *slot = mrc_tx_slot(&s->tx, psn);
 
-	return slot ? (int)(slot->cookie & s->msg_mask) : -1;
+	/*
+	 * The cookie is the message's ring counter. After a failure every
+	 * message is returned while its PSNs stay outstanding, and the ring
+	 * entry may hold a later message by now.
+	 */
+	if (!slot || slot->cookie - s->done >= s->posted - s->done)
+		return -1;
+	return (int)(slot->cookie & s->msg_mask);
 }
 
 bool mrc_sender_next_request(struct mrc_sender *s, u64 now, u32 msg,
@@ -612,20 +619,36 @@ bool mrc_sender_on_timeout_ex(struct mrc_sender *s, u64 now, u32 responses)
 	return true;
 }
 
-void mrc_sender_on_probe_reply(struct mrc_sender *s, u64 now, u32 ev, bool ok)
+u64 mrc_sender_probe_timeout_us(const struct mrc_sender *s)
 {
-	if (s->evs)
-		mrc_ev_probe_result(s->evs, ev, ok, (u32)now);
+	u64 rto = mrc_sender_rto_us(s);
+
+	return rto > MRC_SENDER_PROBE_TIMEOUT_MIN_US ? rto :
+	       MRC_SENDER_PROBE_TIMEOUT_MIN_US;
+}
+
+bool mrc_sender_on_probe_reply(struct mrc_sender *s, u64 now, u32 ev, bool ok)
+{
+	return s->evs && mrc_ev_probe_result(s->evs, ev, ok, (u32)now);
 }
 
 int mrc_sender_next_probe(struct mrc_sender *s, u64 now)
 {
+	u64 timeout = mrc_sender_probe_timeout_us(s);
 	int ev;
 
 	if (!s->evs || s->failed)
 		return -1;
+	/* The EV core keeps 32-bit times: a longer wait is a wrap away. */
+	if (timeout > 0x7fffffff)
+		timeout = 0x7fffffff;
+	s->stats.probes_lost += mrc_ev_probe_expire(s->evs, (u32)now,
+						    (u32)timeout);
 	ev = mrc_ev_next_probe(s->evs, (u32)now);
-	return ev < 0 ? -1 : ev;
+	if (ev < 0)
+		return -1;
+	s->stats.probes++;
+	return ev;
 }
 
 bool mrc_sender_next_timer(const struct mrc_sender *s, u64 now, u64 *due)

@@ -108,6 +108,9 @@ struct mrc_sender_stats {
 	u64 cc_decreases;
 	u64 cc_quick_adapts;
 	u64 cc_ev_switches;
+	/* Probes asked for, and those given up on (no reply in time). */
+	u64 probes;
+	u64 probes_lost;
 };
 
 /* One ACK, or the ACK part of a NAK (mrc_sender_on_ack_ex()). */
@@ -230,7 +233,11 @@ static inline void mrc_sender_set_pkt_map(struct mrc_sender *s, u32 *pkts)
 	s->pkts = pkts;
 }
 
-/* The ring index of the message @psn (outstanding) belongs to, or -1. */
+/*
+ * The ring index of the message @psn (outstanding) belongs to; -1 when
+ * @psn is not outstanding or its message was already returned by
+ * mrc_sender_poll_done() (after a failure).
+ */
 int mrc_sender_msg_of(const struct mrc_sender *s, u32 psn);
 
 /* Message @msg (a ring index). */
@@ -318,11 +325,30 @@ bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now);
  */
 bool mrc_sender_on_timeout_ex(struct mrc_sender *s, u64 now, u32 responses);
 
-/* A probe of EV @ev came back (@ok) or was given up on. */
-void mrc_sender_on_probe_reply(struct mrc_sender *s, u64 now, u32 ev,
+/*
+ * A probe waits this long for its reply at least, or an RTO when that is
+ * longer; then it failed (mrc_sender_next_probe()).
+ */
+#define MRC_SENDER_PROBE_TIMEOUT_MIN_US	1000u
+
+/* How long a probe sent now waits for its reply. */
+u64 mrc_sender_probe_timeout_us(const struct mrc_sender *s);
+
+/*
+ * A probe of EV @ev came back (@ok), or the caller gave up on it. True
+ * when it answered a probe still pending (it counted); false for a reply
+ * nobody waits for (a duplicate, a forgery, one after the timeout).
+ */
+bool mrc_sender_on_probe_reply(struct mrc_sender *s, u64 now, u32 ev,
 			       bool ok);
 
-/* The EV to probe now, or -1 (mrc_ev_next_probe()). */
+/*
+ * The EV to probe now, or -1 (mrc_ev_next_probe()): first, every probe
+ * unanswered for mrc_sender_probe_timeout_us() failed (stats.probes_lost).
+ * The caller sends a PROBE on the EV returned and reports its reply with
+ * mrc_sender_on_probe_reply(); it asks after every event (no timer covers
+ * probes). Nothing after a failure.
+ */
 int mrc_sender_next_probe(struct mrc_sender *s, u64 now);
 
 /* When the timer must fire next (absolute); false: no timer needed. */
