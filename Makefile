@@ -4,8 +4,11 @@
 #   make            module (against KDIR), provider, lib_mrc, unit tests
 #   make deps       apt-installs what a Debian 12 machine needs
 #   make demo       deps, build, then the main job in the lab VM
-#   make bench-fabric  build, then the fabric benchmarks in one lab boot
-#                   (figures on stdout, timeline PNGs in Documentation/)
+#   make bench-vs-rxe  build, then mrc against rxe in one deterministic lab
+#                   boot (scripts/bench-vs-rxe; figures.rst)
+#   make bench-fabric  build, then the fabric benchmarks in one deterministic
+#                   lab boot (figures on stdout, timeline PNGs in
+#                   Documentation/)
 #   make bench-core    the protocol core's instructions per packet, under
 #                   callgrind, no VM (scripts/bench-core; figures.rst)
 #   make check      deps, build, then every test: unit, lint, lab kselftests
@@ -33,7 +36,7 @@ DESTDIR ?=
 .PHONY: all module provider lib_mrc tools unit deps check check-unit check-lab lint \
 	demo install install-module install-provider install-lib-mrc install-tools \
 	clean help \
-	bench-fabric bench-core include-graph
+	bench-vs-rxe bench-fabric bench-core include-graph
 
 all: module provider lib_mrc tools unit
 
@@ -85,6 +88,10 @@ check-lab: all
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/main-job
+
+bench-vs-rxe: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/bench-vs-rxe
 
 bench-fabric: deps
 	@$(MAKE) --no-print-directory all
