@@ -649,6 +649,45 @@ static bool mrc_resp_send_reads(struct mrc_resp_ctx *ctx, u32 budget)
 	return !list_empty(&resp->rd_sending);
 }
 
+/*
+ * Queues the READ request @rd to be answered. rd_sending holds one entry
+ * per READ, oldest READ (by MSN) first. The requester completes in order,
+ * so the oldest READ holds back every later completion: when it asks again
+ * for packets it lost, that request must not wait behind the responses to
+ * every later READ. There it would wait far longer than its RTO and ask
+ * again, each request one more copy at the back of the queue, until the
+ * responder sent little but copies. A request asks only for what the
+ * requester lacks (the rest of a segment, or the next segment), so the
+ * newest request of a READ (by PSN) takes over its entry; an older one
+ * (replayed, or overtaken on another path) is dropped. True when @rd was
+ * queued; false when the caller is to free it.
+ */
+static bool mrc_resp_queue_read(struct mrc_resp_state *resp,
+				struct mrc_resp_rd *rd)
+{
+	struct mrc_resp_rd *q;
+
+	list_for_each_entry(q, &resp->rd_sending, node) {
+		if (q->msn == rd->msn) {
+			if (mrc_psn_after(rd->psn, q->psn)) {
+				q->psn = rd->psn;
+				q->va = rd->va;
+				q->rkey = rd->rkey;
+				q->offset = rd->offset;
+				q->end = rd->end;
+			}
+			return false;
+		}
+		/* MSNs compare as serial numbers: they wrap. */
+		if ((s32)(rd->msn - q->msn) < 0) {
+			list_add_tail(&rd->node, &q->node);
+			return true;
+		}
+	}
+	list_add_tail(&rd->node, &resp->rd_sending);
+	return true;
+}
+
 /* A READ at its in-order point: 0 or the NAK syndrome. */
 static u8 mrc_resp_read_start(struct mrc_resp_ctx *ctx, struct mrc_resp_rd *rd)
 {
@@ -660,22 +699,18 @@ static u8 mrc_resp_read_start(struct mrc_resp_ctx *ctx, struct mrc_resp_rd *rd)
 		list_add(&rd->node, &resp->rd_free);
 		return MRC_NAK_REMOTE_ACCESS_ERROR;
 	}
-	if (!len) {
-		/* An empty READ needs no key; the wire has a packet for it. */
-		if (!rd->offset)
-			list_add_tail(&rd->node, &resp->rd_sending);
-		else
+	/* An empty READ needs no key; the wire has a packet for it. */
+	if (len) {
+		mr = mrc_resp_rkey(ctx, rd->rkey, rd->va + rd->offset, len,
+				   IB_ACCESS_REMOTE_READ);
+		if (!mr) {
 			list_add(&rd->node, &resp->rd_free);
-		return 0;
+			return MRC_NAK_REMOTE_ACCESS_ERROR;
+		}
+		mrc_mr_put(mr);
 	}
-	mr = mrc_resp_rkey(ctx, rd->rkey, rd->va + rd->offset, len,
-			   IB_ACCESS_REMOTE_READ);
-	if (!mr) {
+	if ((!len && rd->offset) || !mrc_resp_queue_read(resp, rd))
 		list_add(&rd->node, &resp->rd_free);
-		return MRC_NAK_REMOTE_ACCESS_ERROR;
-	}
-	mrc_mr_put(mr);
-	list_add_tail(&rd->node, &resp->rd_sending);
 	return 0;
 }
 
@@ -935,9 +970,9 @@ static void mrc_resp_rd_packet(struct mrc_resp_ctx *ctx)
 /*
  * A READ_REQ the receiver core replays (its in-order point has passed):
  * the requester lost the responses, so they go out again (a READ is
- * idempotent). Not
- * when they are still going out, nor, silently, when the MR is gone: a
- * new READ_REQ would fail properly.
+ * idempotent). Not when the READ is still queued with this request or a
+ * newer one (mrc_resp_queue_read()), nor, silently, when the MR is gone:
+ * a new READ_REQ would fail properly.
  */
 static void mrc_resp_read_again(struct mrc_resp_ctx *ctx)
 {
@@ -947,9 +982,6 @@ static void mrc_resp_read_again(struct mrc_resp_ctx *ctx)
 
 	if (list_empty(&resp->rd_free))
 		return;
-	list_for_each_entry(rd, &resp->rd_sending, node)
-		if (rd->psn == pkt->hdr.psn && rd->msn == pkt->msgh.msn)
-			return;
 	rd = list_first_entry(&resp->rd_free, struct mrc_resp_rd, node);
 	list_del(&rd->node);
 	rd->opcode = MRC_OP_READ_REQ;

@@ -94,7 +94,7 @@ struct mrc_resp_state {
 
 	struct mrc_resp_rd *rd;			/* [MRC_RESP_RD_SLOTS] */
 	struct list_head rd_free;
-	struct list_head rd_sending;		/* READs answering, in order */
+	struct list_head rd_sending;		/* READs answering, by MSN */
 	u32 rd_pending;		/* waiting for the in-order point */
 	/* The receiver core's atomic results: [MRC_RESP_ATOMIC_SLOTS]. */
 	struct mrc_receiver_atomic *atomics;
