@@ -890,6 +890,7 @@ static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
 		if (e->read_again)
 			e->rerequests++;
 		e->read_again = false;
+		e->read_answered = false;
 		e->requested_at = now;
 		if (e->opcode == MRC_OP_READ_REQ) {
 			e->read_psn = tx.psn;
@@ -1024,10 +1025,11 @@ static u64 mrc_req_cc_rtt(void *arg, u32 psn, u64 sent_at, u64 rtt)
  * MSN, new PSN; the responder answers a repeated atomic from its saved
  * result. Returns how many.
  *
- * The responder answers them one after another: one not answered at all
- * yet waits its turn there while responses to others come, however long
- * the queue ahead of it takes to send. Its RTO runs from the last response
- * of the QP, not from its request.
+ * The responder answers them one after another, oldest first: a request
+ * with no response yet (a READ's first segment or a later one, an atomic)
+ * waits its turn there while responses to others come, however long the
+ * queue ahead of it takes to send. Its RTO runs from the last response of
+ * the QP, not from the request.
  */
 static u32 mrc_req_rerequest(struct mrc_qp *qp, u64 now, u64 rto)
 {
@@ -1042,7 +1044,7 @@ static u32 mrc_req_rerequest(struct mrc_qp *qp, u64 now, u64 rto)
 		    e->status != IB_WC_SUCCESS || !e->posted || e->read_again)
 			continue;
 		since = e->requested_at;
-		if (!e->read_received && qp->req.response_at_us > since)
+		if (!e->read_answered && qp->req.response_at_us > since)
 			since = qp->req.response_at_us;
 		if (now - since < rto)
 			continue;
@@ -1329,6 +1331,7 @@ static void mrc_req_read_resp(struct mrc_qp *qp, struct sk_buff *skb,
 	}
 	set_bit(index, e->read_map);
 	e->read_received += len;
+	e->read_answered = true;
 	/* Progress: no re-request, no retry counted, while data comes. */
 	e->requested_at = mrc_now_us();
 	qp->req.response_at_us = e->requested_at;
