@@ -29,6 +29,7 @@
  */
 #include "ktap.h"
 #include "mrc_sender.h"
+#include "mrc_sender_wire.h"
 #include "mrc_receiver.h"
 #include "mrc_wire.h"
 
@@ -299,17 +300,9 @@ CORE_OP int core_op_ack(struct mrc_sender *s, u64 now_us,
 			const struct mrc_pkt *pkt,
 			struct mrc_sender_ack_result *res)
 {
-	struct mrc_sender_ack ack = {
-		.cum_psn = pkt->ack.cum_psn,
-		.sack = pkt->ack.sack,
-		.nwords = pkt->ack.sack_words,
-		.ev_echo = pkt->ack.ev_echo,
-		.ecn = pkt->ack.flags & MRC_ACK_F_ECN_CE,
-		.has_echo = pkt->hdr.opcode == MRC_OP_ACK,
-		.echo_psn = pkt->hdr.psn,
-		.ts_echo = pkt->ack.ts_echo,
-	};
+	struct mrc_sender_ack ack;
 
+	mrc_sender_ack_from_pkt(pkt, &ack);
 	return mrc_sender_on_ack_ex(s, now_us, &ack, res);
 }
 

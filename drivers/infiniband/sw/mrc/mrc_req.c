@@ -40,6 +40,7 @@
 #include "mrc_mr.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
+#include "mrc_sender_wire.h"
 #include "mrc_stats.h"
 #include "mrc_task.h"
 #include "mrc_txq.h"
@@ -1470,17 +1471,7 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 			mrc_req_trimmed(qp, pkt, now);
 			kick = true;
 		}
-		ack = (struct mrc_sender_ack){
-			.cum_psn = pkt->ack.cum_psn,
-			.sack = pkt->ack.sack,
-			.nwords = pkt->ack.sack_words,
-			.ev_echo = pkt->ack.ev_echo,
-			.ecn = pkt->ack.flags & MRC_ACK_F_ECN_CE,
-			/* An ACK names the packet that made the responder send it. */
-			.has_echo = pkt->hdr.opcode == MRC_OP_ACK,
-			.echo_psn = pkt->hdr.psn,
-			.ts_echo = pkt->ack.ts_echo,
-		};
+		mrc_sender_ack_from_pkt(pkt, &ack);
 		if (mrc_sender_on_ack_ex(&req->sender, now, &ack, &res) !=
 		    MRC_TX_ACK_OK)
 			break;
