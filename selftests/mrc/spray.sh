@@ -7,7 +7,13 @@
 # QP from h1 to h5 (under another tier-0) must put packets on every path,
 # balanced, with every byte of the integrity test intact; then again while
 # a tier-0/tier-1 link goes down and up every 200 ms (down 100 ms, up 100
-# ms), and the flapper must have kept that period.
+# ms), and the flapper must have kept that period. Between the two, the
+# same integrity run over the hosts' IPv4 addresses (NCCL's default GID
+# choice): the fabric routes IPv4 through an IPv6 next hop (RFC 5549), and
+# the QP must still send on the plane ports themselves, never through the
+# bond, over every EV of the built-in UDP spraying (the controller's
+# profiles are SRv6, which is IPv6 only), and the tier-0 switches' ECMP
+# must spread it over the tier-1 switches.
 set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_tree "the lab fabric, scripts/mrc-fabric"
@@ -40,22 +46,42 @@ cleanup()
 trap cleanup EXIT
 "$FABRIC" down >/dev/null 2>&1
 
-ktap_begin 7
+ktap_begin 11
 ktap_check "fabric_up_with_profiles" "$FABRIC" up
 A6=$("$FABRIC" addr h1 | sed -n 1p)
 B6=$("$FABRIC" addr h5 | sed -n 1p)
+A4=$("$FABRIC" addr h1 | sed -n 2p)
+B4=$("$FABRIC" addr h5 | sed -n 2p)
 
-plane_tx()	# IBDEV: "tx_plane0 tx_plane1 ..."
+# Per plane of both ends: "TX VIA_MASTER TX VIA_MASTER ...".
+plane_tx()
 {
-	awk -v d="$1" '$1 == d { printf "%s ", $6 }' /sys/kernel/debug/mrc/planes
+	awk '$1 == "mrch1" || $1 == "mrch5" { printf "%s %s %s ", $1, $6, $7 }' \
+		/sys/kernel/debug/mrc/planes
 }
 
-# The integrity test from h1 to h5, the EV table sampled half-way.
-integrity_sampled()	# NAME
+# Every plane of both ends sent packets between two plane_tx samples, each
+# on its own port: none through the bond (VIA_MASTER: the next hop was not
+# found confirmed in the neighbour table the route names).
+planes_carried()	# BEFORE AFTER
+{
+	awk -v b="$1" -v a="$2" 'BEGIN {
+		n = split(b, x, " "); split(a, y, " ")
+		printf "per plane (dev tx via_master) before: %s after: %s\n", b, a
+		for (i = 1; i <= n; i += 3) {
+			if (x[i] != y[i]) exit 1
+			if (y[i + 1] - x[i + 1] <= 0 || y[i + 2] != x[i + 2]) bad++
+		}
+		exit n != 12 || bad }'
+}
+
+# The integrity test from h1 to h5 (IPv6 addresses, or those given), the
+# EV table sampled half-way.
+integrity_sampled()	# NAME [IP_A IP_B]
 {
 	local pid status
 	"$INTEGRITY" -t "$SECONDS_PER_RUN" -n 100000 -d 4 -T "$QP_TIMEOUT" \
-		mrch1 "$A6" mrch5 "$B6" &
+		mrch1 "${2:-$A6}" mrch5 "${3:-$B6}" &
 	pid=$!
 	sleep $((SECONDS_PER_RUN / 2))
 	cat "$PATHS" >"$tmp/paths.$1"
@@ -88,15 +114,70 @@ check_balance()	# NAME
 		}' "$tmp/paths.$1"
 }
 
-before=$(plane_tx mrch1)
+before=$(plane_tx)
 ktap_check "integrity_sprayed_over_srv6" integrity_sampled steady
 ktap_check "every_ev_carries_traffic_balanced" check_balance steady
-after=$(plane_tx mrch1)
-ktap_check "both_planes_carry_packets" awk -v b="$before" -v a="$after" 'BEGIN {
-	n = split(b, x, " "); split(a, y, " ")
-	printf "per plane before: %s after: %s\n", b, a
-	for (i = 1; i <= n; i++) if (y[i] - x[i] <= 0) exit 1
-	exit n != 2 }'
+after=$(plane_tx)
+ktap_check "both_planes_carry_packets" planes_carried "$before" "$after"
+
+# Packets each uplink of the tier-0 switch of h1 (on every plane) sent:
+# "PORT TX PORT TX ...".
+uplinks_tx()
+{
+	local p m
+	for p in 1 2; do
+		for m in 1 2 3 4; do
+			printf "p%st0s1:p%st1s%s %s " $p $p $m "$("$FABRIC" exec \
+				p${p}t0s1 cat /sys/class/net/p${p}t1s$m/statistics/tx_packets)"
+		done
+	done
+}
+
+# The IPv4 QP has the built-in spraying: 16 UDP EVs a plane, every one used.
+check_ipv4_evs()
+{
+	awk '$1 == "mrch1" { sent[$2] += $6 } END {
+		for (q in sent) if (sent[q] > best) { best = sent[q]; qp = q }
+		print qp }' "$tmp/paths.ipv4" >"$tmp/qp"
+	awk -v qp="$(cat "$tmp/qp")" '
+		$1 == "mrch1" && $2 == qp {
+			n++; if ($6 == 0) idle++
+			if ($9 !~ /^udp:/) other++
+			planes[$4] = 1
+		}
+		END {
+			np = 0; for (p in planes) np++
+			printf "EVs %d planes %d idle %d not udp %d\n", n, np, idle, other
+			exit !(n == 32 && np == 2 && !idle && !other)
+		}' "$tmp/paths.ipv4"
+}
+
+# Each plane's ECMP at the tier-0 spread the UDP EVs over at least 3 of
+# its 4 tier-1 switches (all 16 ports of a plane hashing onto 2 of 4
+# uplinks: 6 in 2^16 picks).
+check_ipv4_uplinks()	# BEFORE AFTER
+{
+	awk -v b="$1" -v a="$2" 'BEGIN {
+		n = split(b, x, " "); split(a, y, " ")
+		for (i = 1; i <= n; i += 2) {
+			d = y[i + 1] - x[i + 1]
+			printf "%s +%d  ", x[i], d
+			if (d >= 10) used[substr(x[i], 1, 2)]++
+		}
+		print ""
+		exit n != 16 || used["p1"] < 3 || used["p2"] < 3 }'
+}
+
+before=$(plane_tx)
+before_up=$(uplinks_tx)
+ktap_check "integrity_ipv4_sprayed_over_planes" integrity_sampled ipv4 "$A4" "$B4"
+after=$(plane_tx)
+after_up=$(uplinks_tx)
+ktap_check "ipv4_every_udp_ev_carries_traffic" check_ipv4_evs
+ktap_check "ipv4_plane_ports_carry_packets_not_the_bond" \
+	planes_carried "$before" "$after"
+ktap_check "ipv4_ecmp_spreads_over_tier1" \
+	check_ipv4_uplinks "$before_up" "$after_up"
 
 # The link goes down and up every 200 ms, over and over, in one process of
 # the fabric script (mrc-fabric flap).

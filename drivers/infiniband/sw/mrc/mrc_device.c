@@ -6,6 +6,7 @@
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/if_arp.h>
+#include <linux/if_vlan.h>
 #include <net/addrconf.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/mrc-abi.h>
@@ -104,6 +105,24 @@ bool mrc_ibdev_is_mrc(const struct ib_device *ibdev)
 	return ibdev->ops.query_device == mrc_dev_ops.query_device;
 }
 
+/*
+ * The NIC the device's port is, which ib_core makes its parent in sysfs
+ * (/sys/class/infiniband/DEV/device, where NCCL's topology and rdma-core's
+ * tests look): the netdev's own parent device, or for a VLAN (stacked ones
+ * too) that of the real netdev below. Both are unregistered before their
+ * NIC is removed, and the unregistration waits for this device to go, so
+ * the parent outlives it. None for a netdev without one: virtual ones
+ * (veth, dummy) and bonds. A bond's slave NIC may be removed while the
+ * bond stays, and ib_core cannot move the device, nor its copies in other
+ * namespaces, away from it first (Documentation/real-nics.rst).
+ */
+static struct device *mrc_netdev_parent(struct net_device *ndev)
+{
+	while (is_vlan_dev(ndev))
+		ndev = vlan_dev_real_dev(ndev);
+	return ndev->dev.parent;
+}
+
 int mrc_device_register(struct mrc_dev *mdev, const char *name)
 {
 	struct ib_device *ibdev = &mdev->ib_dev;
@@ -127,6 +146,7 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = num_possible_cpus();
 	ibdev->node_guid = mdev->attr.sys_image_guid;
+	ibdev->dev.parent = mrc_netdev_parent(mdev->ndev);
 	/*
 	 * The user POST_SEND and POST_RECV commands are doorbells, and
 	 * completion events need REQ_NOTIFY_CQ; all are opt-in write()

@@ -465,6 +465,26 @@ static bool mrc_net_out_lower(struct mrc_dev *mdev, struct sk_buff *skb,
 	return true;
 }
 
+/*
+ * The next hop's neighbour entry for an IPv4 route, as the IPv4 output
+ * finds it (ip_neigh_for_gw()) but never creating one. A route may name
+ * an IPv6 gateway (RFC 5549, `via inet6`, as the lab fabric routes IPv4):
+ * its entry is then in the IPv6 neighbour table, and its link address is
+ * the one an IPv4 packet is sent to. Caller holds rcu_read_lock_bh().
+ */
+static struct neighbour *mrc_net_neigh4(const struct rtable *rt,
+					__be32 daddr)
+{
+	struct net_device *dev = rt->dst.dev;
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (rt->rt_gw_family == AF_INET6)
+		return __ipv6_neigh_lookup_noref(dev, &rt->rt_gw6);
+#endif
+	return __ipv4_neigh_lookup_noref(dev,
+					 (__force u32)rt_nexthop(rt, daddr));
+}
+
 static int mrc_net_xmit4(struct mrc_dev *mdev, struct sk_buff *skb,
 			 __be32 saddr, __be32 daddr, u16 udp_src_port,
 			 u8 dscp_ecn, const struct mrc_net_out *out)
@@ -523,8 +543,7 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sk_buff *skb,
 
 		ip_send_check(iph);
 		rcu_read_lock_bh();
-		neigh = __ipv4_neigh_lookup_noref(rt->dst.dev,
-						  (__force u32)rt_nexthop(rt, daddr));
+		neigh = mrc_net_neigh4(rt, daddr);
 		sent = mrc_net_out_lower(mdev, skb, out, neigh, &err);
 		rcu_read_unlock_bh();
 		if (sent)
