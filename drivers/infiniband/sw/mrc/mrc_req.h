@@ -80,7 +80,7 @@ struct mrc_send_entry {
 	u32 read_psn;		/* READ: PSN of the last request */
 	u32 read_trims;		/* ... its responses that came trimmed */
 	bool read_again;	/* READ: the rest is to be re-asked */
-	bool read_answered;	/* READ: a response to the last request came */
+	bool read_answered;	/* READ/atomic: its last request answered */
 	u64 requested_at;	/* READ/atomic: (re)requested or progressed */
 	u32 rerequests;
 };

@@ -658,34 +658,30 @@ static bool mrc_resp_send_reads(struct mrc_resp_ctx *ctx, u32 budget)
  * again, each request one more copy at the back of the queue, until the
  * responder sent little but copies. A request asks only for what the
  * requester lacks (the rest of a segment, or the next segment), so the
- * newest request of a READ (by PSN) takes over its entry; an older one
- * (replayed, or overtaken on another path) is dropped. True when @rd was
- * queued; false when the caller is to free it.
+ * newest request of a READ (by PSN) takes over its entry's place; an
+ * older one (replayed, or overtaken on another path) is dropped. Returns
+ * the entry left out of the queue, for the caller to free, or NULL.
  */
-static bool mrc_resp_queue_read(struct mrc_resp_state *resp,
-				struct mrc_resp_rd *rd)
+static struct mrc_resp_rd *mrc_resp_queue_read(struct mrc_resp_state *resp,
+					       struct mrc_resp_rd *rd)
 {
 	struct mrc_resp_rd *q;
 
 	list_for_each_entry(q, &resp->rd_sending, node) {
 		if (q->msn == rd->msn) {
-			if (mrc_psn_after(rd->psn, q->psn)) {
-				q->psn = rd->psn;
-				q->va = rd->va;
-				q->rkey = rd->rkey;
-				q->offset = rd->offset;
-				q->end = rd->end;
-			}
-			return false;
+			if (!mrc_psn_after(rd->psn, q->psn))
+				return rd;
+			list_replace(&q->node, &rd->node);
+			return q;
 		}
 		/* MSNs compare as serial numbers: they wrap. */
 		if ((s32)(rd->msn - q->msn) < 0) {
 			list_add_tail(&rd->node, &q->node);
-			return true;
+			return NULL;
 		}
 	}
 	list_add_tail(&rd->node, &resp->rd_sending);
-	return true;
+	return NULL;
 }
 
 /* A READ at its in-order point: 0 or the NAK syndrome. */
@@ -693,6 +689,7 @@ static u8 mrc_resp_read_start(struct mrc_resp_ctx *ctx, struct mrc_resp_rd *rd)
 {
 	struct mrc_resp_state *resp = &ctx->qp->resp;
 	u32 len = rd->end - rd->offset;
+	struct mrc_resp_rd *left;
 	struct mrc_mr *mr;
 
 	if (rd->va + rd->end < rd->va) {
@@ -709,8 +706,13 @@ static u8 mrc_resp_read_start(struct mrc_resp_ctx *ctx, struct mrc_resp_rd *rd)
 		}
 		mrc_mr_put(mr);
 	}
-	if ((!len && rd->offset) || !mrc_resp_queue_read(resp, rd))
-		list_add(&rd->node, &resp->rd_free);
+	/* An empty READ asked again has nothing left to send. */
+	if (!len && rd->offset)
+		left = rd;
+	else
+		left = mrc_resp_queue_read(resp, rd);
+	if (left)
+		list_add(&left->node, &resp->rd_free);
 	return 0;
 }
 
