@@ -67,6 +67,7 @@ lib_mrc:
 tools: lib_mrc
 	$(MAKE) -C tools/mrcctl
 	$(MAKE) -C tools/trim
+	$(MAKE) -C tools/wireshark/test
 
 # selftests/mrc's OCP API probes link lib_mrc.
 unit: lib_mrc

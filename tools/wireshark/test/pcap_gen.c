@@ -3,13 +3,18 @@
  * Writes a pcap of MRC packets of every kind, encoded by the protocol
  * core's own mrc_encode(), and the field values the dissector must show for
  * each frame (as the core's mrc_decode() reads them back), for
- * tools/wireshark/test/run to compare with tshark's output.
+ * tools/wireshark/test/run to compare with tshark's output. With --decode,
+ * reads a capture instead (pcap, Ethernet, as tshark -F pcap writes it) and
+ * writes what the core makes of each MRC frame in it (UDP to PORT, 4791 by
+ * default): selftests/mrc/tshark.sh checks real traffic so.
  *
  *   pcap_gen PCAP EXPECT
+ *   pcap_gen --decode PCAP EXPECT [PORT]
  *
  * EXPECT has one line per checked field: FRAME<TAB>FIELD<TAB>VALUES, the
  * values comma-separated in wire order, numbers in decimal, empty when the
- * field must be absent.
+ * field must be absent. Prints the number of frames it wrote expectations
+ * for.
  */
 #include <arpa/inet.h>
 #include <stdarg.h>
@@ -331,6 +336,104 @@ static void emit_poked(const struct mrc_pkt *p, u32 present,
 	want_fields(&got);
 }
 
+/* The expectations of a frame whose MRC bytes (@len, UDP's) are @mrc. */
+static void expect_decoded(const u8 *mrc, size_t len)
+{
+	struct mrc_pkt got;
+	int ret = mrc_decode(mrc, len, &got);
+
+	if (ret < 0) {
+		want_u("mrc.opcode", len > 1 ? mrc[1] : 0);
+		want("mrc.drop_reason", "%s",
+		     mrc_drop_reason_name((enum mrc_drop_reason)-ret));
+		return;
+	}
+	want_fields(&got);
+}
+
+static u32 get_host32(const u8 *p)
+{
+	u32 v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/*
+ * The MRC bytes of an Ethernet frame of UDP to @port, or NULL. A capture
+ * may hold less than the frame (a snap length): the rest reads as zeros,
+ * which mrc_decode() does not look at beyond the headers.
+ */
+static const u8 *mrc_of_frame(const u8 *f, size_t caplen, size_t origlen,
+			      u16 port, size_t *mrc_len)
+{
+	static u8 frame_buf[65536 + 64];
+	size_t l3 = ETH_LEN, l4;
+	const u8 *udp;
+	u16 type;
+
+	if (origlen > sizeof(frame_buf) || caplen > origlen ||
+	    caplen < ETH_LEN + IP4_LEN + UDP_LEN)
+		return NULL;
+	memset(frame_buf, 0, origlen);
+	memcpy(frame_buf, f, caplen);
+	f = frame_buf;
+	type = mrc_get_be16(f + 12);
+	if (type == 0x8100) {		/* one VLAN tag */
+		type = mrc_get_be16(f + 16);
+		l3 += 4;
+	}
+	if (type == 0x0800 && f[l3 + 9] == 17)
+		l4 = l3 + (size_t)(f[l3] & 0x0f) * 4;
+	else if (type == 0x86dd && f[l3 + 6] == 17)
+		l4 = l3 + IP6_LEN;
+	else
+		return NULL;
+	if (l4 + UDP_LEN > origlen)
+		return NULL;
+	udp = f + l4;
+	if (mrc_get_be16(udp + 2) != port || mrc_get_be16(udp + 4) < UDP_LEN ||
+	    l4 + mrc_get_be16(udp + 4) > origlen)
+		return NULL;
+	*mrc_len = mrc_get_be16(udp + 4) - UDP_LEN;
+	return udp + UDP_LEN;
+}
+
+static int decode_capture(const char *path, u16 port)
+{
+	FILE *in = fopen(path, "rb");
+	static u8 rec[65536 + 64];
+	u8 hdr[24];
+	unsigned int mrc_frames = 0;
+
+	if (!in || fread(hdr, sizeof(hdr), 1, in) != 1)
+		die("cannot read the capture");
+	if ((get_host32(hdr) != 0xa1b2c3d4 && get_host32(hdr) != 0xa1b23c4d) ||
+	    get_host32(hdr + 20) != LINKTYPE_ETHERNET)
+		die("not a pcap of Ethernet in this host's byte order (tshark -F pcap)");
+	while (fread(hdr, 16, 1, in) == 1) {
+		u32 caplen = get_host32(hdr + 8), origlen = get_host32(hdr + 12);
+		const u8 *mrc;
+		size_t len;
+
+		if (caplen > sizeof(rec) || fread(rec, 1, caplen, in) != caplen)
+			die("truncated capture");
+		frame++;
+		mrc = mrc_of_frame(rec, caplen, origlen, port, &len);
+		/* Not version 1: RoCEv2, which shares the default port. */
+		if (!mrc || len < 1 || mrc[0] >> MRC_VERSION_SHIFT !=
+		    MRC_WIRE_VERSION)
+			continue;
+		expect_decoded(mrc, len);
+		mrc_frames++;
+	}
+	fclose(in);
+	if (fclose(expect))
+		die("cannot write the expectations");
+	printf("%u\n", mrc_frames);
+	return 0;
+}
+
 static void emit(const struct mrc_pkt *p, u32 present)
 {
 	emit_poked(p, present, &plain, -1, 0, -1);
@@ -391,8 +494,15 @@ int main(int argc, char **argv)
 	struct mrc_pkt p;
 	u32 i;
 
+	if (argc >= 4 && argc <= 5 && !strcmp(argv[1], "--decode")) {
+		expect = fopen(argv[3], "w");
+		if (!expect)
+			die("cannot open the expectations");
+		return decode_capture(argv[2], argc == 5 ?
+				      (u16)atoi(argv[4]) : MRC_UDP_PORT_DEFAULT);
+	}
 	if (argc != 3)
-		die("usage: pcap_gen PCAP EXPECT");
+		die("usage: pcap_gen PCAP EXPECT | --decode PCAP EXPECT [PORT]");
 	pcap = fopen(argv[1], "wb");
 	expect = fopen(argv[2], "w");
 	if (!pcap || !expect)
