@@ -138,15 +138,28 @@ kill -INT "$capture_pid"
 wait "$capture_pid"
 capture_pid=
 
-# The capture's frames, decoded: number, opcode, retransmit flag, trimmed,
-# syndrome, SACK words, malformed mark, expert severities and messages.
-tshark -n -X "lua_script:$LUA" -o "mrc.port:$PORT" -r "$work/mrc.pcap" \
-	-T fields -E occurrence=a -E aggregator='|' -e frame.number \
-	-e mrc.opcode -e mrc.flags.retransmit -e mrc.trimmed \
-	-e mrc.ack.syndrome -e mrc.ack.sack_words -e _ws.malformed \
-	-e _ws.expert.severity -e _ws.expert.message \
-	>"$work/frames" 2>"$work/tshark.err"
-tshark_status=$?
+# One tshark pass: every field of every frame against the core's decode,
+# and tshark's output kept for the checks below (under emulation, each
+# start of tshark costs tens of seconds).
+"$CHECK" --capture "$work/mrc.pcap" --fields-out "$work/fields" "$GEN" \
+	"$LUA" "$PORT" >"$work/check.out" 2>&1
+check_status=$?
+# The columns the checks read, by name: frame number, opcode, retransmit
+# flag, trimmed, syndrome, SACK words, malformed mark, expert severities
+# and messages.
+awk -F'\t' -v OFS='\t' '
+	NR == 1 {
+		for (i = 1; i <= NF; i++)
+			col[$i] = i
+		next
+	}
+	{
+		print $col["frame.number"], $col["mrc.opcode"],
+			$col["mrc.flags.retransmit"], $col["mrc.trimmed"],
+			$col["mrc.ack.syndrome"], $col["mrc.ack.sack_words"],
+			$col["_ws.malformed"], $col["_ws.expert.severity"],
+			$col["_ws.expert.message"]
+	}' "$work/fields" >"$work/frames" 2>/dev/null
 
 every_packet_captured()
 {
@@ -164,13 +177,11 @@ ktap_check "every_packet_sent_is_captured" every_packet_captured
 # retransmission, NAK and plane notes are the notes).
 decoded_cleanly()
 {
-	sed 's/^/tshark: /' "$work/tshark.err" | grep -v "Running as user"
-	[ "$tshark_status" -eq 0 ] || return 1
 	awk -F'\t' '
 		$2 == "" { nomrc++; if (nomrc <= 5) print "frame " $1 ": not decoded as MRC" }
 		$7 != "" { bad++; if (bad <= 5) print "frame " $1 ": malformed: " $9 }
 		{
-			n = split($8, sev, "|")
+			n = split($8, sev, ",")
 			for (i = 1; i <= n; i++)
 				if (sev[i] + 0 >= 6291456) {	# PI_WARN
 					loud++
@@ -186,8 +197,12 @@ decoded_cleanly()
 }
 ktap_check "every_frame_decodes_cleanly" decoded_cleanly
 
-ktap_check "fields_as_the_core_decodes_them" "$CHECK" --capture "$work/mrc.pcap" \
-	"$GEN" "$LUA" "$PORT"
+fields_as_the_core_decodes_them()
+{
+	cat "$work/check.out"
+	return "$check_status"
+}
+ktap_check "fields_as_the_core_decodes_them" fields_as_the_core_decodes_them
 
 # Frames with OPCODE (0x.. as tshark prints it).
 count_opcode()	# OPCODE

@@ -10,12 +10,29 @@
 -- dissector, so that rxe and mrc traffic decode side by side in one
 -- capture. On other ports it is a heuristic dissector of UDP.
 
--- Loaded twice (installed and given with -X lua_script): the first copy
--- wins, a second Proto("mrc") would be an error.
-if mrc_dissector_loaded then
+-- Loaded twice (installed and given with -X lua_script), the first copy
+-- wins: a second Proto("mrc") would be an error. A second copy that is not
+-- the same file says so, since it is not the one decoding.
+local function file_text(path)
+	local f = path and io.open(path, "rb")
+	if not f then
+		return nil
+	end
+	local text = f:read("*a")
+	f:close()
+	return text
+end
+
+local this_file = debug.getinfo(1, "S").source:match("^@(.*)")
+if _G.mrc_dissector_loaded then
+	if file_text(this_file) ~= file_text(_G.mrc_dissector_loaded) then
+		io.stderr:write("mrc.lua: " .. tostring(this_file) ..
+			" not loaded: a different " .. _G.mrc_dissector_loaded ..
+			" was loaded first\n")
+	end
 	return
 end
-mrc_dissector_loaded = true
+_G.mrc_dissector_loaded = this_file or "?"
 
 local mrc = Proto("mrc", "Multipath Reliable Connection (soft-MRC)")
 
