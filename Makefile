@@ -13,7 +13,8 @@
 #                   callgrind, no VM (scripts/bench-core; figures.rst)
 #   make check      deps, build, then every test: unit, lint, lab kselftests
 #   make install    on a real host: module, provider, libibverbs config,
-#                   lib_mrc (the OCP MRC API)
+#                   lib_mrc (the OCP MRC API), mrcctl, the Wireshark
+#                   dissector (install-wireshark)
 #   make C=1        also runs sparse over the module
 #   make include-graph  the module's include and call graph and its cycles
 
@@ -35,6 +36,7 @@ DESTDIR ?=
 
 .PHONY: all module provider lib_mrc tools unit deps check check-unit check-lab lint \
 	demo install install-module install-provider install-lib-mrc install-tools \
+	install-wireshark \
 	clean help \
 	bench-vs-rxe bench-fabric bench-core include-graph
 
@@ -65,6 +67,7 @@ lib_mrc:
 tools: lib_mrc
 	$(MAKE) -C tools/mrcctl
 	$(MAKE) -C tools/trim
+	$(MAKE) -C tools/wireshark/test
 
 # selftests/mrc's OCP API probes link lib_mrc.
 unit: lib_mrc
@@ -107,7 +110,8 @@ lint:
 	@scripts/core-lint
 	@scripts/lint
 
-install: install-module install-provider install-lib-mrc install-tools
+install: install-module install-provider install-lib-mrc install-tools \
+	install-wireshark
 
 # Installing a module built for another kernel than the running one is
 # almost always a mistake on a real host: say so instead of doing it.
@@ -129,6 +133,10 @@ install-lib-mrc: lib_mrc
 install-tools: tools
 	$(MAKE) -C tools/mrcctl install DESTDIR=$(DESTDIR)
 
+# tools/wireshark/mrc.lua into Wireshark's global Lua plugin folder.
+install-wireshark:
+	$(MAKE) -C tools/wireshark install DESTDIR=$(DESTDIR)
+
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean
 	$(MAKE) -C $(PROVIDER_DIR) clean
@@ -138,3 +146,4 @@ clean:
 	$(MAKE) -C selftests/mrc clean
 	$(MAKE) -C tools/mrcctl clean
 	$(MAKE) -C tools/trim clean
+	$(MAKE) -C tools/wireshark clean
