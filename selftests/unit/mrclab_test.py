@@ -21,7 +21,7 @@ TOP = os.path.realpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "selftests", "mrc"))
 
 # pylint: disable=wrong-import-position
-from mrclab import cmd, fabric, ktap, lab, rdma, traffic  # noqa: E402
+from mrclab import cmd, fabric, ktap, lab, mrcctl, rdma, traffic  # noqa
 from mrclab.ktap import Fail, Ktap  # noqa: E402
 
 
@@ -428,6 +428,30 @@ def t_fabric_calls():
     h = fab.host("h1")
     expect_eq((h.ns, h.dev, h.netdev), ("mf-h1", "mrch1", "bond0"))
     expect_eq(h.addrs, ["addr", "h1"], "addresses: the script's words")
+
+
+MRCCTL_PATHS = """\
+qp 16 dest-qp 17 peer 192.0.2.2 profile 1
+  ev 0 plane 0 udp 49152 profile-ev 0 state GOOD sent 95 acked 25 lost 0 probes 0
+  ev 1 plane 1 usids 100,1200 profile-ev 1 state ASSUMED_BAD sent 5 acked 2 lost 3 probes 1
+qp 18 dest-qp 19 profile 0
+  ev 0 plane 1 udp 49153 state GOOD sent 10 acked 10 lost 0 probes 0
+"""
+
+
+def t_mrcctl_paths():
+    qps = mrcctl.parse_paths(MRCCTL_PATHS)
+    expect_eq([(q.qpn, q.dest_qp, q.peer, q.profile, len(q.evs))
+               for q in qps],
+              [(16, 17, "192.0.2.2", 1, 2), (18, 19, None, 0, 1)])
+    expect_eq(qps[0].evs[1], {"ev": 1, "plane": 1, "usids": [0x100, 0x1200],
+                              "profile-ev": 1, "state": "ASSUMED_BAD",
+                              "sent": 5, "acked": 2, "lost": 3, "probes": 1})
+    expect_eq(mrcctl.sent_per_plane(qps), {0: 95, 1: 15})
+    expect_eq(mrcctl.parse_paths(""), [])
+    expect_raises(ValueError, mrcctl.parse_paths, "  ev 0 plane 0\n")
+    expect_raises(ValueError, mrcctl.parse_paths, "qp 1 dest-qp\n")
+    expect_raises(ValueError, mrcctl.parse_paths, "paths of mrc0\n")
 
 
 def t_lab():

@@ -7,6 +7,7 @@ says how a test uses it. One concern per module:
     cmd      commands in or out of a namespace, under time limits
     lab      the tree, the module, tools, presets, program requirements
     rdma     devices, GID lookup, counters by name (netlink)
+    mrcctl   the controller (netlink): connections' EVs by field name
     hosts    host handles, the two-namespace lab (TwoHosts)
     fabric   the multi-plane fabric (scripts/mrc-fabric) as handles
     traffic  the integrity program: runs that check every byte
@@ -15,7 +16,7 @@ A test next to this package imports it as `import mrclab`, from the
 source tree and from a kselftest install alike.
 """
 
-from . import cmd, fabric, hosts, ktap, lab, rdma, traffic
+from . import cmd, fabric, hosts, ktap, lab, mrcctl, rdma, traffic
 from .cmd import Background, CmdError, Result, run, wait_for
 from .fabric import Fabric
 from .hosts import Host, TwoHosts
@@ -25,7 +26,7 @@ from .rdma import GidNotFound, check_deltas, counters, find_gid, gid_index, \
 from .traffic import IntegrityRun, run_integrity
 
 __all__ = [
-    "cmd", "fabric", "hosts", "ktap", "lab", "rdma", "traffic",
+    "cmd", "fabric", "hosts", "ktap", "lab", "mrcctl", "rdma", "traffic",
     "Background", "CmdError", "Result", "run", "wait_for", "Fabric", "Host",
     "TwoHosts", "Fail", "KnownFailure", "Ktap", "Skip", "skip_all",
     "GidNotFound", "check_deltas", "counters", "find_gid", "gid_index",
