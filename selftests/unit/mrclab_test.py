@@ -107,7 +107,8 @@ def t_ktap_case_outcomes():
         k.case("known", raises(ktap.KnownFailure("issue 19")))
         k.case("cmd", cmd.run, ["sh", "-c", "echo out; echo err >&2; exit 3"])
         k.case("bug", raises(KeyError("x")))
-    text, status = ktap_run(body, 6)
+        k.case("false", lambda: False)
+    text, status = ktap_run(body, 7)
     lines = text.splitlines()
     expect("ok 1 passes" in lines, "pass line")
     expect("# fails: bytes differ" in lines and "not ok 2 fails" in lines,
@@ -119,9 +120,11 @@ def t_ktap_case_outcomes():
     expect("# cmd: sh exit status 3" in lines, "the command's status")
     expect(any("Traceback" in l for l in lines) and "not ok 6 bug" in lines,
            "an unexpected exception fails with its traceback")
+    expect("# false: returned False" in lines and "not ok 7 false" in lines,
+           "a check's False is no pass")
     expect_eq(status, ktap.KSFT_FAIL)
     prog = summary_of(text, status)
-    expect_eq(len(prog.failed), 3, "failures ktap-summary sees")
+    expect_eq(len(prog.failed), 4, "failures ktap-summary sees")
 
 
 def t_ktap_exit_statuses():

@@ -122,5 +122,7 @@ class TwoHosts:
         any time."""
         for h in self.hosts:
             run(["ip", "netns", "del", h.ns], check=False)
+        # A pair that never reached its namespaces.
+        run(["ip", "link", "del", self.a.netdev], check=False)
         for h in self.hosts:
             wait_for(10, lambda dev=h.dev: not rdma.exists(dev))

@@ -4,7 +4,8 @@ same lines, the same totals line and exit statuses (0 when every case
 passed, 1 when any failed, 4, KSFT_SKIP, when all were skipped), so that
 scripts/ktap-summary and the kselftest runner read both alike.
 
-A case is a function: returning is a pass; raising Fail is a failure with
+A case is a function: returning is a pass (returning False, a check's
+answer taken for a verdict, is a failure); raising Fail is a failure with
 its reason; Skip a skip; KnownFailure a TODO (an open issue's failure);
 an exception with a "details" attribute (CmdError) a failure that shows
 those (the command's output); anything else a failure with its
@@ -90,7 +91,7 @@ class Ktap:
         """Runs FN(*ARGS) as the case NAME and reports it; returns True
         when it passed."""
         try:
-            fn(*args, **kwargs)
+            verdict = fn(*args, **kwargs)
         except Skip as e:
             self.skip(name, str(e) or "no reason given")
             return False
@@ -108,6 +109,9 @@ class Ktap:
             else:
                 self.info(details)
                 self.fail(name, str(e))
+            return False
+        if verdict is False:
+            self.fail(name, "returned False")
             return False
         self.ok(name)
         return True
