@@ -31,8 +31,9 @@ CASES = (
     ("wrong_rkey_out_of_window", "rx_drop_out_of_window"),
     ("wrong_rkey_duplicate", "duplicates"),
 )
-# err-probe's "qpn_a N qpn_b N rkey N va N epsn N" line, in that order.
-LIVE_FIELDS = ("qpn_a", "qpn_b", "rkey", "va", "epsn")
+# err-probe's "qpn_a N qpn_b N rkey_b N va_b N epsn_b N" line, read by
+# name.
+LIVE_FIELDS = ("qpn_a", "qpn_b", "rkey_b", "va_b", "epsn_b")
 # err-probe's checks and traffic after "go": seconds, with room to spare
 # under emulation.
 LIVE_TIMEOUT = 180
@@ -42,10 +43,10 @@ def parse_live(text):
     """The live connection's figures from err-probe's output, or None."""
     for line in text.splitlines():
         f = line.split()
-        if f and f[0] == "qpn_a" and len(f) >= 2 * len(LIVE_FIELDS):
-            names, values = f[0::2], f[1::2]
-            if tuple(names[:len(LIVE_FIELDS)]) == LIVE_FIELDS:
-                return dict(zip(LIVE_FIELDS, values))
+        if f and f[0] == "qpn_a" and len(f) % 2 == 0:
+            fields = dict(zip(f[0::2], f[1::2]))
+            if all(name in fields for name in LIVE_FIELDS):
+                return fields
     return None
 
 
@@ -62,7 +63,7 @@ def aimed(ktap, lab2, conn, kind, counter):
     before = b.counters()
     res = a.run([sys.executable, lab.selftest_file("mrc_packet.py"), "aim",
                  kind, b.addr, lab.udp_port(), conn["qpn_a"], conn["qpn_b"],
-                 conn["rkey"], conn["va"], conn["epsn"]], check=False)
+                 conn["rkey_b"], conn["va_b"], conn["epsn_b"]], check=False)
     sent = res.stdout.split()
     if not res.ok or len(sent) != 2:
         ktap.info(res.details())
