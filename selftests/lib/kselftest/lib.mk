@@ -2,7 +2,8 @@
 # A minimal stand-in for the kernel's tools/testing/selftests/lib.mk, used
 # by selftests/mrc/Makefile when no kernel source is at hand (KSFT_DIR
 # unset and not inside a kernel tree). It has the same interface for what
-# our collection uses: TEST_PROGS, TEST_PROGS_EXTENDED, TEST_FILES and
+# our collection uses: TEST_PROGS, TEST_PROGS_EXTENDED, TEST_FILES (files
+# or directories, copied whole as the kernel's rsync -a does) and
 # TEST_GEN_FILES; the targets all, run_tests, install (INSTALL_PATH),
 # emit_tests (COLLECTION) and clean; OUTPUT; and RUN_TESTS, which runs
 # programs with kselftest/runner.sh next to this file.
@@ -28,7 +29,7 @@ run_tests: all
 define INSTALL_RULE
 	mkdir -p $(INSTALL_PATH)
 	$(if $(strip $(TEST_PROGS) $(TEST_PROGS_EXTENDED) $(TEST_FILES) $(TEST_GEN_FILES) $(wildcard config settings)),\
-		cp -pL $(TEST_PROGS) $(TEST_PROGS_EXTENDED) $(TEST_FILES) $(TEST_GEN_FILES) $(wildcard config settings) $(INSTALL_PATH)/)
+		cp -pLR $(TEST_PROGS) $(TEST_PROGS_EXTENDED) $(TEST_FILES) $(TEST_GEN_FILES) $(wildcard config settings) $(INSTALL_PATH)/)
 endef
 
 install: all
