@@ -155,7 +155,7 @@ static int mrc_debugfs_send_ev(char *cmd)
 		goto out;
 	}
 	err = mrc_net_xmit_ev(to_mrc_dev(ibdev), skb, plane, &path, &src,
-			      &dst, tos);
+			      &dst, tos, NULL);
 out:
 	ib_device_put(ibdev);
 	return err;

@@ -16,17 +16,20 @@
  * namespace it lives in.
  */
 #include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/rculist.h>
+#include <linux/slab.h>
 #include <linux/udp.h>
 #include <net/addrconf.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
+#include <net/ip6_fib.h>
 #include <net/ip6_route.h>
 #include <net/arp.h>
 #include <net/ndisc.h>
@@ -420,13 +423,120 @@ static int mrc_net_push_udp(struct mrc_dev *mdev, struct sk_buff *skb,
  * @outer6: the IPv6 destination written in the header and routed on
  *	(an SRv6 uSID container); the final destination otherwise
  * @srv6: @outer6 differs from the final destination
+ * @cache: the path's route cache, or NULL
  */
 struct mrc_net_out {
 	struct net_device *lower;
 	u8 plane;
 	struct in6_addr outer6;
 	bool srv6;
+	struct mrc_net_route_cache *cache;
 };
+
+/* The route cache (struct mrc_net_route_cache, mrc_net.h) */
+
+/* What a route was looked up for: compared whole, so no padding. */
+struct mrc_net_flow {
+	struct in6_addr saddr;		/* IPv4: ::ffff:a.b.c.d */
+	struct in6_addr daddr;		/* the outer destination */
+	__be16 sport;
+	u8 dscp_ecn;
+	u8 family;
+};
+
+/**
+ * struct mrc_net_route - a route and the flow it was looked up for
+ * @rcu: freed after a grace period: transmitters read it without a lock
+ * @dst: the route, with a reference of its own
+ * @cookie: IPv6: the routing table's serial number for dst_check()
+ * @flow: the lookup's inputs besides the namespace and the output netdev,
+ *	which are the device's
+ */
+struct mrc_net_route {
+	struct rcu_head rcu;
+	struct dst_entry *dst;
+	u32 cookie;
+	struct mrc_net_flow flow;
+};
+
+static void mrc_net_flow4(struct mrc_net_flow *flow, __be32 saddr,
+			  __be32 daddr, u16 sport, u8 dscp_ecn)
+{
+	memset(flow, 0, sizeof(*flow));
+	ipv6_addr_set_v4mapped(saddr, &flow->saddr);
+	ipv6_addr_set_v4mapped(daddr, &flow->daddr);
+	flow->sport = htons(sport);
+	flow->dscp_ecn = dscp_ecn;
+	flow->family = AF_INET;
+}
+
+static void mrc_net_flow6(struct mrc_net_flow *flow,
+			  const struct in6_addr *saddr,
+			  const struct in6_addr *daddr, u16 sport, u8 dscp_ecn)
+{
+	memset(flow, 0, sizeof(*flow));
+	flow->saddr = *saddr;
+	flow->daddr = *daddr;
+	flow->sport = htons(sport);
+	flow->dscp_ecn = dscp_ecn;
+	flow->family = AF_INET6;
+}
+
+/* The cached route of @flow with a reference, or NULL: look it up. */
+static struct dst_entry *mrc_net_route_get(struct mrc_net_route_cache *cache,
+					   const struct mrc_net_flow *flow)
+{
+	struct dst_entry *dst = NULL;
+	struct mrc_net_route *r;
+
+	if (!cache)
+		return NULL;
+	rcu_read_lock();
+	r = rcu_dereference(cache->route);
+	/* A route released under us has no references left to take. */
+	if (r && !memcmp(&r->flow, flow, sizeof(*flow)) &&
+	    dst_check(r->dst, r->cookie) && dst_hold_safe(r->dst))
+		dst = r->dst;
+	rcu_read_unlock();
+	return dst;
+}
+
+static void mrc_net_route_free(struct mrc_net_route *r)
+{
+	dst_release(r->dst);
+	kfree_rcu(r, rcu);
+}
+
+/* Keeps @dst (a reference of its own) as the route of @flow. */
+static void mrc_net_route_put(struct mrc_net_route_cache *cache,
+			      const struct mrc_net_flow *flow,
+			      struct dst_entry *dst, u32 cookie)
+{
+	struct mrc_net_route *r, *old;
+
+	if (!cache)
+		return;
+	/* Without memory the next packet looks the route up again. */
+	r = kmalloc(sizeof(*r), GFP_ATOMIC);
+	if (!r)
+		return;
+	dst_hold(dst);
+	r->dst = dst;
+	r->cookie = cookie;
+	r->flow = *flow;
+	old = unrcu_pointer(xchg(&cache->route, RCU_INITIALIZER(r)));
+	if (old)
+		mrc_net_route_free(old);
+}
+
+void mrc_net_route_cache_flush(struct mrc_net_route_cache *cache)
+{
+	struct mrc_net_route *none = NULL, *old;
+
+	old = unrcu_pointer(xchg(&cache->route, RCU_INITIALIZER(none)));
+	if (old)
+		mrc_net_route_free(old);
+}
 
 /*
  * Sends a packet whose IP header is built on the plane's slave, with the
@@ -499,16 +609,34 @@ static int mrc_net_xmit4(struct mrc_dev *mdev, struct sk_buff *skb,
 		.fl4_sport = htons(udp_src_port),
 		.fl4_dport = htons(udp_port),
 	};
+	struct mrc_net_flow flow;
+	struct dst_entry *cached;
 	struct rtable *rt;
 	struct iphdr *iph;
 	int err;
 
-	mrc_flowi4_set_dsfield(&fl4, dscp_ecn);
-	/* Refuses a source address that is not local (-ENETUNREACH). */
-	rt = ip_route_output_key(net, &fl4);
-	if (IS_ERR(rt)) {
-		kfree_skb(skb);
-		return PTR_ERR(rt);
+	mrc_net_flow4(&flow, saddr, daddr, udp_src_port, dscp_ecn);
+	cached = mrc_net_route_get(out->cache, &flow);
+	if (cached) {
+		/* As the lookup would: a source address that is not local. */
+		rt = container_of(cached, struct rtable, dst);
+		rcu_read_lock();
+		err = __ip_dev_find(net, saddr, false) ? 0 : -ENETUNREACH;
+		rcu_read_unlock();
+		if (err) {
+			ip_rt_put(rt);
+			kfree_skb(skb);
+			return err;
+		}
+	} else {
+		mrc_flowi4_set_dsfield(&fl4, dscp_ecn);
+		/* Refuses a source address that is not local (-ENETUNREACH). */
+		rt = ip_route_output_key(net, &fl4);
+		if (IS_ERR(rt)) {
+			kfree_skb(skb);
+			return PTR_ERR(rt);
+		}
+		mrc_net_route_put(out->cache, &flow, &rt->dst, 0);
 	}
 
 	err = mrc_net_push_udp(mdev, skb, sizeof(*iph), udp_src_port);
@@ -592,6 +720,7 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sk_buff *skb,
 		.fl6_sport = htons(udp_src_port),
 		.fl6_dport = htons(udp_port),
 	};
+	struct mrc_net_flow flow;
 	struct dst_entry *dst;
 	struct ipv6hdr *ip6h;
 	int err;
@@ -605,10 +734,16 @@ static int mrc_net_xmit6(struct mrc_dev *mdev, struct sk_buff *skb,
 		kfree_skb(skb);
 		return -ENETUNREACH;
 	}
-	dst = mrc_ip6_dst_lookup_flow(net, mn->sock6->sk, &fl6);
-	if (IS_ERR(dst)) {
-		kfree_skb(skb);
-		return PTR_ERR(dst);
+	mrc_net_flow6(&flow, saddr, outer, udp_src_port, dscp_ecn);
+	dst = mrc_net_route_get(out->cache, &flow);
+	if (!dst) {
+		dst = mrc_ip6_dst_lookup_flow(net, mn->sock6->sk, &fl6);
+		if (IS_ERR(dst)) {
+			kfree_skb(skb);
+			return PTR_ERR(dst);
+		}
+		mrc_net_route_put(out->cache, &flow, dst,
+				  rt6_get_cookie(dst_rt6_info(dst)));
 	}
 
 	err = mrc_net_push_udp(mdev, skb, sizeof(*ip6h), udp_src_port);
@@ -739,9 +874,10 @@ static int mrc_net_usid_container(const struct in6_addr *final,
 int mrc_net_xmit_ev(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
 		    const struct mrc_ev_path *path,
 		    const struct mrc_net_addr *src,
-		    const struct mrc_net_addr *dst, u8 dscp_ecn)
+		    const struct mrc_net_addr *dst, u8 dscp_ecn,
+		    struct mrc_net_route_cache *cache)
 {
-	struct mrc_net_out out = { .plane = plane };
+	struct mrc_net_out out = { .plane = plane, .cache = cache };
 	struct mrc_plane_table *t;
 	int err = 0;
 

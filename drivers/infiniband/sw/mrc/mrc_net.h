@@ -80,6 +80,29 @@ int mrc_net_xmit(struct mrc_dev *mdev, struct sk_buff *skb,
 		 const struct mrc_net_addr *dst,
 		 u16 udp_src_port, u8 dscp_ecn);
 
+/**
+ * struct mrc_net_route_cache - the route of one path of a sender, kept
+ *	from one packet to the next
+ * @route: the last route looked up on the path, with the flow it was
+ *	looked up for (addresses, UDP source port, DSCP/ECN); NULL: none
+ *
+ * A route lookup per packet is most of the transport's cost where the
+ * policy rules are many; a connected sender's flow stays the same from
+ * one packet to the next, so mrc_net_xmit_ev() keeps the route it found
+ * and uses it again while the flow is the same and the route still valid
+ * (dst_check(): any change to the routing tables or the device makes it
+ * stale). The source address is still checked to be local on every packet.
+ * Transmitters share a cache without a lock; the cache holds a route
+ * reference until mrc_net_route_cache_flush(), which the owner calls when
+ * no transmitter can use the cache any more (and may call at any time).
+ */
+struct mrc_net_route;
+struct mrc_net_route_cache {
+	struct mrc_net_route __rcu *route;
+};
+
+void mrc_net_route_cache_flush(struct mrc_net_route_cache *cache);
+
 /*
  * mrc_net_xmit_ev() sends like mrc_net_xmit(), but on plane @plane along
  * the EV path @path (mrc_ev.h, Documentation/paths.rst):
@@ -98,11 +121,13 @@ int mrc_net_xmit(struct mrc_dev *mdev, struct sk_buff *skb,
  * through its IP output. Same context rules as mrc_net_xmit(); consumes
  * @skb. Errors: -ENODEV (no such plane), -ENETDOWN (plane without
  * carrier), -EINVAL (bad SRv6 destination or path), and mrc_net_xmit()'s.
+ * @cache, when not NULL, keeps the path's route between packets.
  */
 int mrc_net_xmit_ev(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
 		    const struct mrc_ev_path *path,
 		    const struct mrc_net_addr *src,
-		    const struct mrc_net_addr *dst, u8 dscp_ecn);
+		    const struct mrc_net_addr *dst, u8 dscp_ecn,
+		    struct mrc_net_route_cache *cache);
 
 /*
  * mrc_recv.c: a validated packet for @mdev. Softirq context, under

@@ -5,6 +5,7 @@
 #include <linux/hash.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <net/inet_ecn.h>
 
 #include "mrc.h"
 #include "mrc_clock.h"
@@ -20,23 +21,37 @@ int mrc_qp_paths_alloc(struct mrc_qp *qp)
 	struct mrc_qp_paths *paths = &qp->paths;
 
 	paths->evs = kvcalloc(MRC_EV_MAX, sizeof(*paths->evs), GFP_KERNEL);
+	paths->routes = kvcalloc(MRC_QP_ROUTES, sizeof(*paths->routes),
+				 GFP_KERNEL);
 	paths->profile_index = kvcalloc(MRC_EV_MAX,
 					sizeof(*paths->profile_index),
 					GFP_KERNEL);
-	if (!paths->evs || !paths->profile_index) {
+	if (!paths->evs || !paths->routes || !paths->profile_index) {
 		mrc_qp_paths_free(qp);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
+/* The routes of paths that may be gone; no sender uses them at the time. */
+static void mrc_qp_paths_flush_routes(struct mrc_qp_paths *paths)
+{
+	u32 i;
+
+	for (i = 0; paths->routes && i < MRC_QP_ROUTES; i++)
+		mrc_net_route_cache_flush(&paths->routes[i]);
+}
+
 void mrc_qp_paths_free(struct mrc_qp *qp)
 {
 	struct mrc_qp_paths *paths = &qp->paths;
 
+	mrc_qp_paths_flush_routes(paths);
 	kvfree(paths->evs);
+	kvfree(paths->routes);
 	kvfree(paths->profile_index);
 	paths->evs = NULL;
+	paths->routes = NULL;
 	paths->profile_index = NULL;
 	mrc_profile_put(paths->profile);
 	paths->profile = NULL;
@@ -150,6 +165,8 @@ int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid)
 	}
 	if (!profile)
 		n = mrc_qp_default_descs(qp, n_planes, descs);
+	/* Each route is checked against its flow; these just go sooner. */
+	mrc_qp_paths_flush_routes(paths);
 
 	spin_lock_bh(&qp->lock);
 	err = mrc_ev_set_init(&paths->set, paths->evs, n, n_planes, descs,
@@ -212,10 +229,13 @@ int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev, u8 tos)
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
 	const struct mrc_ev *e = &qp->paths.evs[ev];
 	struct mrc_net_addr src, dst;
+	/* Data is ECN-capable, control is not (mrc_xmit.c). */
+	bool data = (tos & INET_ECN_MASK) != INET_ECN_NOT_ECT;
 
 	mrc_net_addr_from_gid(&qp->path.sgid, &src);
 	mrc_net_addr_from_gid(&qp->path.dgid, &dst);
-	return mrc_net_xmit_ev(mdev, skb, e->plane, &e->path, &src, &dst, tos);
+	return mrc_net_xmit_ev(mdev, skb, e->plane, &e->path, &src, &dst, tos,
+			       &qp->paths.routes[2 * ev + data]);
 }
 
 void mrc_qp_paths_send_probe(struct mrc_qp *qp, struct sk_buff_head *out,

@@ -8,7 +8,10 @@
  * Locking: qp->lock guards the set's state (every call but init and
  * destroy). The EV array is allocated with the QP and its paths change only
  * at RTR, when the requester sends nothing, so a sender may read an EV's
- * plane and path after dropping the lock.
+ * plane and path after dropping the lock. Each EV keeps its routes
+ * (mrc_net.h, struct mrc_net_route_cache), one for data and one for
+ * control packets, which differ in DSCP; senders share them without
+ * qp->lock.
  */
 #ifndef MRC_QP_PATHS_H
 #define MRC_QP_PATHS_H
@@ -23,10 +26,13 @@ struct sk_buff;
 struct sk_buff_head;
 struct mrc_pkt;
 struct mrc_rx_meta;
+struct mrc_net_route_cache;
 union ib_gid;
 
 /* EVs per plane of the built-in spraying, before any profile. */
 #define MRC_QP_DEFAULT_EVS_PER_PLANE	16u
+/* Route caches of a QP: one for data and one for control per EV. */
+#define MRC_QP_ROUTES			(2 * MRC_EV_MAX)
 
 /*
  * An unacknowledged PLANE_STATE goes again after this, doubling up to the
@@ -58,6 +64,7 @@ struct mrc_plane_notice {
 struct mrc_qp_paths {
 	struct mrc_ev_set set;
 	struct mrc_ev *evs;		/* MRC_EV_MAX, for the QP's life */
+	struct mrc_net_route_cache *routes;	/* 2 per EV, as long */
 	u16 *profile_index;		/* set index -> profile EV index */
 	u32 probe_id;			/* the last PROBE's id */
 	struct mrc_profile *profile;	/* NULL: built-in spraying */

@@ -535,6 +535,8 @@ static void mrc_req_complete(struct mrc_qp *qp)
 		e = mrc_entry(qp, qp->sq_completed);
 		if (!mrc_entry_done(qp, e))
 			break;
+		if (e->posted && mrc_is_rd_atomic(e->opcode))
+			qp->req.rd_atomic_posted--;
 		failed = e->status != IB_WC_SUCCESS;
 		qp->sq_completed++;
 		if (qp->req.send_index < qp->sq_completed)
@@ -784,6 +786,8 @@ static bool mrc_req_post(struct mrc_qp *qp, struct mrc_send_entry *e)
 		return false;
 	e->posted = true;
 	e->msg = msg;
+	if (mrc_is_rd_atomic(e->opcode))
+		req->rd_atomic_posted++;
 	return true;
 }
 
@@ -881,6 +885,9 @@ static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
 	struct mrc_sender_tx tx;
 	u32 i;
 
+	/* Every pass: not a walk of the send queue for WRITEs and SENDs. */
+	if (!req->rd_atomic_posted)
+		return;
 	for (i = qp->sq_completed; i != req->send_index; i++) {
 		e = mrc_entry(qp, i);
 		if (!mrc_sender_window_open(&req->sender))
@@ -993,7 +1000,8 @@ static bool mrc_req_has_work(struct mrc_qp *qp)
 	/* A READ may ask for its next segment once its request is acked. */
 	return !mrc_req_all_sent(qp) || req->send_index != qp->sq_fetched ||
 	       mrc_ring_produced(&qp->sq, qp->sq_fetched) != 0 ||
-	       mrc_outstanding_rd_atomic(qp, req->send_index);
+	       (req->rd_atomic_posted &&
+		mrc_outstanding_rd_atomic(qp, req->send_index));
 }
 
 /*
@@ -1191,6 +1199,7 @@ void mrc_req_start(struct mrc_qp *qp)
 	req->rnr_retries = 0;
 	req->rnr_until_us = 0;
 	req->send_index = qp->sq_fetched;
+	req->rd_atomic_posted = 0;
 	memset(&req->counted, 0, sizeof(req->counted));
 	mrc_req_cc_start(qp);
 	p.mtu = req->mtu;

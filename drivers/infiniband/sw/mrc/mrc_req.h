@@ -105,6 +105,13 @@ struct mrc_req_state {
 	u32 rnr_retries;
 	u64 rnr_until_us;		/* no sending before this */
 	u32 send_index;			/* next send queue index to post */
+	/*
+	 * READs and atomics posted to the sender and not completed: the
+	 * passes that look for one among the outstanding entries skip the
+	 * look when there is none. Never below the true count; RESET may
+	 * leave it above, until RTS zeroes it.
+	 */
+	u32 rd_atomic_posted;
 	u8 rto_timeout;			/* qp->timeout the bounds are from */
 	u64 timer_due_us;		/* when @timer was set to fire */
 	u64 response_at_us;		/* the last READ/atomic response */
