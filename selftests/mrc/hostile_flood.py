@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Seeded mutations of live MRC packets, for hostile_flood.sh.
 
-  hostile_flood.py IFACE PEER PORT COUNT SEED
+  hostile_flood.py IFACE PEER PORT COUNT SEED SENDER
 
 Captures the MRC packets this host sends to PEER on IFACE (the live
 traffic), and sends COUNT mutated copies of them to PEER over UDP, so
-they come from the address the peer's QPs are connected to. The templates
-are refreshed from the capture as the flood goes, so QPNs and PSNs stay
-near the live ones. Mutations, one to three per packet: header bits,
+they come from the address the peer's QPs are connected to. This makes
+the packets; SENDER (flood-send, built from flood_send.c) sends them, in
+sendmmsg() batches, from a socket this binds and hands over, while this
+makes the next ones. The templates are refreshed from the capture every
+REFRESH packets, so QPNs and PSNs stay near the live ones (the pipe to
+the sender holds at most a few batches). Mutations, one to three per packet: header bits,
 opcode, base flags, declared payload length, message header fields, SACK
 word count and bitmap, QPNs, version byte, truncation, trailing junk.
 
@@ -25,12 +28,13 @@ always carries a cumulative PSN the requester has passed (stale) or one
 far ahead (invalid). The NAK(trimmed) PSN, probes and plane states are
 left as mutated: each may cost a retransmission, never a byte.
 
-Prints "sent COUNT BYTES SECONDS" and exits 0, or 1 when no live packet was
-seen to start from.
+Prints "sent COUNT BYTES SECONDS" (as counted by the sender) and exits 0,
+or 1 when no live packet was seen to start from or the sender failed.
 """
 import random
 import socket
 import struct
+import subprocess
 import sys
 import time
 
@@ -165,10 +169,10 @@ def guard(rng, p, tmpl):
 
 
 def main(argv):
-    if len(argv) != 6:
+    if len(argv) != 7:
         sys.exit(__doc__)
-    iface, peer, port, count, seed = argv[1], argv[2], int(argv[3]), \
-        int(argv[4]), int(argv[5])
+    iface, peer, port, count, seed, sender = argv[1], argv[2], \
+        int(argv[3]), int(argv[4]), int(argv[5]), argv[6]
     rng = random.Random(seed)
     out = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     out.bind(("0.0.0.0", 0))
@@ -180,22 +184,34 @@ def main(argv):
     if not cap.templates:
         print("no live MRC packet to %s seen on %s" % (peer, iface))
         return 1
+    fd = out.fileno()
+    send = subprocess.Popen([sender, str(fd), peer, str(port)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            pass_fds=(fd,))
     start = time.monotonic()
-    sent = nbytes = 0
-    while sent < count:
-        if sent % REFRESH == 0:
+    made = 0
+    try:
+        while made < count:
             cap.drain()
-        pkt = mutate(rng, rng.choice(cap.templates))
-        try:
-            out.sendto(pkt, (peer, port))
-        except OSError:
-            time.sleep(0.001)           # a full socket buffer: try again
-            continue
-        sent += 1
-        nbytes += len(pkt)
-    print("sent %d %d %.1f" % (sent, nbytes, time.monotonic() - start))
+            batch = []
+            for _ in range(min(REFRESH, count - made)):
+                pkt = mutate(rng, rng.choice(cap.templates))
+                if len(pkt) > 0xffff:   # the record's length is 16 bits
+                    raise ValueError("a %d-byte packet" % len(pkt))
+                batch.append(struct.pack(">H", len(pkt)) + pkt)
+            send.stdin.write(b"".join(batch))
+            made += len(batch)
+        send.stdin.close()
+    except BrokenPipeError:
+        pass
+    result = send.stdout.read().split()
+    if send.wait() != 0 or len(result) != 2:
+        print("the sender failed (exit %d) after %d packets made" %
+              (send.returncode, made))
+        return 1
+    print("sent %d %d %.1f" % (int(result[0]), int(result[1]),
+                               time.monotonic() - start))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
