@@ -4,9 +4,10 @@
 # Long form of hostile_packets.sh: COUNT raw hostile packets (default
 # 100000; MRC_FLOOD_PACKETS or the first argument), seeded mutations of the
 # live traffic's own packets (hostile_flood.py: header fields, opcodes,
-# PSNs, lengths, SACK bitmaps, QPNs, truncations), sent at live QPs while
-# they carry traffic whose every byte is checked (integrity -w, run again
-# and again, each run on new QPs that the flood finds by capture). Half the
+# PSNs, lengths, SACK bitmaps, QPNs, truncations; flood-send sends them in
+# sendmmsg batches), sent at live QPs while they carry traffic whose every
+# byte is checked (integrity -w, run again and again, each run on new QPs
+# that the flood finds by capture). Half the
 # packets go at the responder (from A, made from A's requests), half at
 # the requester (from B, made from B's ACKs). Then the QPs must still move
 # checked bytes, and the kernel must have printed no report (mrc-vm fails
@@ -19,11 +20,13 @@ set -u
 mrc_require_root_tools
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
 FLOOD=$MRC_SELFTEST_DIR/hostile_flood.py
+FLOOD_SEND=$MRC_SELFTEST_DIR/flood-send
 PYTHON=/usr/bin/python3
 COUNT=${1:-${MRC_FLOOD_PACKETS:-100000}}
 SEED=${MRC_FLOOD_SEED:-1}
 [ -x "$PYTHON" ] || ktap_skip_all "needs python3"
 [ -x "$INTEGRITY" ] || ktap_skip_all "no $INTEGRITY: run make first"
+[ -x "$FLOOD_SEND" ] || ktap_skip_all "no $FLOOD_SEND: run make first"
 mrc_require_loaded
 tmp=$(mktemp -d)
 traffic=
@@ -67,10 +70,10 @@ traffic=$!
 half=$((COUNT / 2))
 start=$(date +%s.%N)
 ip netns exec mrcna "$PYTHON" "$FLOOD" mrcva "$MRC_HOST_B" "$PORT" "$half" \
-	"$SEED" >"$tmp/flood_a" 2>&1 &
+	"$SEED" "$FLOOD_SEND" >"$tmp/flood_a" 2>&1 &
 flood_a=$!
 ip netns exec mrcnb "$PYTHON" "$FLOOD" mrcvb "$MRC_HOST_A" "$PORT" \
-	$((COUNT - half)) $((SEED + 1)) >"$tmp/flood_b" 2>&1 &
+	$((COUNT - half)) $((SEED + 1)) "$FLOOD_SEND" >"$tmp/flood_b" 2>&1 &
 flood_b=$!
 wait "$flood_a"
 status_a=$?
