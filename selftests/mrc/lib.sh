@@ -145,6 +145,27 @@ wait_for()	# SECONDS COMMAND...
 	"$@"
 }
 
+# The lab library (mrclab/) for shell: one GID lookup and one counter
+# reader for every test, the Python tests' own.
+mrclab()	# WHAT ARGS... (python3 -m mrclab --help)
+{
+	PYTHONPATH="$MRC_SELFTEST_DIR${PYTHONPATH:+:$PYTHONPATH}" \
+		python3 -B -m mrclab "$@"
+}
+
+# The RoCE v2 GID index of ADDR (IPv4, IPv6 or a GID) on IBDEV, waiting up
+# to SECONDS (default 0) for ib_core to add it; fails with a reason.
+mrc_gid_index()	# IBDEV ADDR [SECONDS]
+{
+	mrclab gid-index "$1" "$2" --timeout "${3:-0}"
+}
+
+# IBDEV's counters as "name value" lines (only NAMEs, in order, if given).
+mrc_counters()	# IBDEV [NAME...]
+{
+	mrclab counters "$@"
+}
+
 ib_exists()	# IBDEV
 {
 	[ -e "/sys/class/infiniband/$1" ]

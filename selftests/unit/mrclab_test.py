@@ -7,6 +7,7 @@ KTAP, through the library's own ktap module (whose output is checked
 first, against scripts/ktap-summary's parser).
 """
 
+import contextlib
 import io
 import os
 import sys
@@ -471,6 +472,39 @@ def t_lab():
     finally:
         del os.environ["MRC_SEED"]
 
+
+def t_shell_entry():
+    """python3 -m mrclab, the lookups lib.sh's mrc_gid_index and
+    mrc_counters wrap: the library's answers as lines, a failure as an
+    exit status with the reason on stderr."""
+    import mrclab.__main__ as cli
+    saved = rdma.counters
+    rdma.counters = lambda dev, port=1: rdma.Counters(
+        {"retransmits": 7, "timeouts": 2, "tx_packets": 90})
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli.main(["counters", "mrc0", "timeouts", "retransmits"])
+        expect_eq((status, out.getvalue()), (0, "timeouts 2\nretransmits 7\n"),
+                  "named counters, in the order asked")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli.main(["counters", "mrc0"])
+        expect_eq(out.getvalue().splitlines()[0], "retransmits 7", "sorted")
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli.main(["counters", "mrc0", "timeouts", "nosuch"])
+        expect_eq((status, out.getvalue()), (1, "timeouts 2\n"),
+                  "a missing counter fails")
+        expect("nosuch" in err.getvalue(), "and is named")
+    finally:
+        rdma.counters = saved
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(err):
+        status = cli.main(["gid-index", "mrcnosuch0", "192.0.2.1"])
+    expect_eq(status, 1, "no such device: no GID")
+    expect("192.0.2.1" in err.getvalue(), "the reason names the address")
 
 CASES = [(name[2:], fn) for name, fn in list(globals().items())
          if name.startswith("t_")]
