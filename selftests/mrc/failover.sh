@@ -82,22 +82,6 @@ ktap_begin 16
 ktap_info "QP timeout $QP_TIMEOUT (4.096 us * 2^$QP_TIMEOUT), retry_cnt 7, $RUN_SECONDS s per case"
 ktap_check "fabric_up_with_profiles" "$FABRIC" up
 
-# The GID index of ADDR (RoCE v2) on IBDEV.
-gid_index()	# IBDEV ADDR
-{
-	local want f
-	want=$(python3 -c 'import ipaddress, sys
-print(ipaddress.ip_address(sys.argv[1]).exploded)' "$2")
-	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-		if [ "$(cat "$f" 2>/dev/null)" = "$want" ] &&
-		   grep -q "RoCE v2" "${f/gids/gid_attrs/types}" 2>/dev/null; then
-			basename "$f"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # The addresses of h1 and h5 and their devices' IPv6 GID indexes, once
 # ib_core has added them (again after each `up`).
 find_hosts()
@@ -105,10 +89,8 @@ find_hosts()
 	A6=$("$FABRIC" addr h1 | sed -n 1p)
 	B6=$("$FABRIC" addr h5 | sed -n 1p)
 	B4=$("$FABRIC" addr h5 | sed -n 2p)
-	wait_for 20 gid_index mrch1 "$A6" >/dev/null &&
-		wait_for 20 gid_index mrch5 "$B6" >/dev/null || return 1
-	GID_A=$(gid_index mrch1 "$A6")
-	GID_B=$(gid_index mrch5 "$B6")
+	GID_A=$(mrc_gid_index mrch1 "$A6" 20) &&
+		GID_B=$(mrc_gid_index mrch5 "$B6" 20)
 }
 find_hosts || ktap_skip_all "no IPv6 GID on mrch1 or mrch5"
 
@@ -128,10 +110,12 @@ plane_is()	# IBDEV PLANE up|down
 	[ "$(plane_state "$1" "$2")" = "$3" ]
 }
 
+# The failover counters of IBDEV on one line.
 counters()	# IBDEV
 {
-	rdma statistic show link "$1"/1 | tr -s ' ' '\n' | paste - - |
-		awk '$1 ~ /^(retransmits|timeouts|ev_retired|probes_sent|probes_answered|probes_lost|tx_errors|plane_state_sent|plane_state_applied)$/ { printf "%s %s  ", $1, $2 } END { print "" }'
+	mrc_counters "$1" tx_errors retransmits timeouts ev_retired \
+		probes_sent probes_answered probes_lost plane_state_sent \
+		plane_state_applied | awk '{ printf "%s %s  ", $1, $2 } END { print "" }'
 }
 
 # No RC QP of IBDEV in the error state (rdma resource lists every QP).

@@ -122,9 +122,8 @@ drops_counted()
 {
 	local dev total=0 n
 	for dev in mrc0 mrc1; do
-		n=$(rdma statistic show link "$dev/1" |
-			awk '{ for (i = 1; i < NF; i++)
-				if ($i ~ /^(rx_drop_|duplicates)/) s += $(i + 1) }
+		n=$(mrc_counters "$dev" |
+			awk '$1 ~ /^(rx_drop_|duplicates$)/ { s += $2 }
 			END { print s + 0 }')
 		echo "$dev: $n drops and duplicates"
 		total=$((total + n))

@@ -83,30 +83,21 @@ rx_csum_errors()
 	ip netns exec "mf-$RECEIVER" awk '$1 == "Udp6InCsumErrors" { print $2 }' /proc/net/snmp6
 }
 
-# COUNTER of device mrch<HOST-NUMBER>: `rdma statistic`, one value.
-counter()	# HOST COUNTER
-{
-	rdma statistic show link "mrc$1/1" | tr -s ' ' '\n' | paste - - |
-		awk -v c="$2" '$1 == c { print $2 }'
-}
-
 # Every counter the checks read, of every host, into FILE: HOST NAME VALUE.
 snapshot()	# FILE
 {
-	local h c
+	local h
 	for h in $RECEIVER $SENDERS; do
-		for c in trims retransmits timeouts ev_retired tx_packets \
-			duplicates rx_drop_out_of_window retransmits_trim \
-			retransmits_loss retransmits_timeout cc_decreases \
-			cc_quick_adapts ev_charges_cancelled; do
-			echo "$h $c $(counter "$h" "$c")"
-		done
+		mrc_counters "mrc$h" trims retransmits timeouts ev_retired \
+			tx_packets duplicates rx_drop_out_of_window \
+			retransmits_trim retransmits_loss retransmits_timeout \
+			cc_decreases cc_quick_adapts ev_charges_cancelled |
+			sed "s/^/$h /"
 	done >"$1"
 	echo "all backlog_drops $(backlog_drops)" >>"$1"
 	echo "$RECEIVER udp6_csum_errors $(rx_csum_errors)" >>"$1"
 	# Every counter of the receiver, for the record.
-	rdma statistic show link "mrc$RECEIVER/1" | tr -s ' ' '\n' | paste - - |
-		awk 'NR > 1 { print "rx:" $1, $2 }' >"$1.rx"
+	mrc_counters "mrc$RECEIVER" | sed 's/^/rx:/' >"$1.rx"
 	# Switch ports: SWITCH PORT forwarded N trimmed N dropped N marked N
 	# other N (other: not MRC, passed outside the queue).
 	"$FABRIC" trimstats >"$1.switch"

@@ -100,8 +100,7 @@ plane_count()	# IBDEV
 
 rx_packets()	# IBDEV
 {
-	rdma statistic show link "$1/1" |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "rx_packets") print $(i + 1) }'
+	mrc_counters "$1" rx_packets | cut -d' ' -f2
 }
 
 tx_of()	# NS NETDEV
@@ -292,16 +291,9 @@ rc_pingpong()	# GID
 rc_over_bond()
 {
 	local gid
-	gid=$(gid_index mrc0 "ffff:c000:0201") || return 1
-	[ "$gid" = "$(gid_index mrc1 "ffff:c000:0202")" ] || return 1
+	gid=$(mrc_gid_index mrc0 192.0.2.1 5) || return 1
+	[ "$gid" = "$(mrc_gid_index mrc1 192.0.2.2 5)" ] || return 1
 	rc_pingpong "$gid"
-}
-
-# The GID table index of the GID matching REGEX.
-gid_index()	# IBDEV REGEX
-{
-	grep -il "$2" /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null |
-	head -n 1 | xargs -r basename
 }
 
 if command -v ibv_rc_pingpong >/dev/null; then

@@ -56,25 +56,8 @@ in_b rdma link add mrc1 type mrc netdev mrcqb0 ||
 	ktap_skip_all "rdma link add failed (see link.sh)"
 mrc_select_preset mrc0 mrc1 || ktap_skip_all "mrcctl could not select the $MRC_PRESET preset"
 
-# The GID index of an IPv4 address, which ib_core adds shortly after.
-gid_index()	# IBDEV IPV4
-{
-	local want file
-	local -a octets
-	IFS=. read -r -a octets <<<"$2"
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-		"${octets[@]}")
-	for file in "/sys/class/infiniband/$1/ports/1/gids/"*; do
-		[ "$(cat "$file" 2>/dev/null)" = "$want" ] &&
-			{ echo "${file##*/}"; return 0; }
-	done
-	return 1
-}
-wait_for 5 gid_index mrc0 "$A4" >/dev/null &&
-wait_for 5 gid_index mrc1 "$B4" >/dev/null ||
+GA=$(mrc_gid_index mrc0 "$A4" 5) && GB=$(mrc_gid_index mrc1 "$B4" 5) ||
 	ktap_skip_all "the devices got no IPv4 GIDs"
-GA=$(gid_index mrc0 "$A4")
-GB=$(gid_index mrc1 "$B4")
 
 take_port()
 {

@@ -87,8 +87,9 @@ integrity_sampled()	# NAME [IP_A IP_B]
 	cat "$PATHS" >"$tmp/paths.$1"
 	wait $pid
 	status=$?
-	rdma statistic show link mrch1/1 | tr -s ' ' '\n' | paste - - |
-		awk '$1 ~ /^(retransmits|timeouts|ev_retired|probes_sent|probes_answered|probes_lost|tx_errors)$/ { printf "%s %s  ", $1, $2 } END { print "" }'
+	mrc_counters mrch1 tx_errors retransmits timeouts ev_retired \
+		probes_sent probes_answered probes_lost |
+		awk '{ printf "%s %s  ", $1, $2 } END { print "" }'
 	return $status
 }
 

@@ -118,12 +118,10 @@ settle()	# SECONDS COMMAND...
 	done
 }
 
-# Counters of IBDEV as "name value" lines, as `rdma statistic` shows them.
+# Counters of IBDEV as "name value" lines.
 counters()	# IBDEV
 {
-	rdma statistic show link "$1/1" |
-	awk '{ for (i = 1; i < NF; i++)
-		if ($i ~ /^[a-z_]+$/ && $(i + 1) ~ /^[0-9]+$/) print $i, $(i + 1) }'
+	mrc_counters "$1"
 }
 
 # Every counter in AFTER rose over BEFORE by what SPEC says (NAME=DELTA
