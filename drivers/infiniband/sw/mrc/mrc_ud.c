@@ -34,6 +34,16 @@
 #define MRC_UD_RUN_BUDGET	(4 * MRC_UD_BURST)
 /* The GRH area at the start of every UD receive buffer (IB). */
 #define MRC_UD_GRH_LEN		40
+/*
+ * RoCE has no SL. A UD receive completion's SL says, as RoCE NICs report
+ * it, what fills the GRH area: bit 3 set for a UDP-encapsulated (RoCE v2)
+ * packet, bits 2:0 the L3 header (1 IPv6, 2 IPv4). UCX's UD transport
+ * reads it to find the destination address in the GRH area, and drops a
+ * datagram whose address it cannot find there.
+ */
+#define MRC_UD_WC_SL_ROCE_V2	0x8
+#define MRC_UD_WC_SL_IPV6	0x1
+#define MRC_UD_WC_SL_IPV4	0x2
 
 /* A datagram built under qp->lock, sent after it. */
 struct mrc_ud_tx {
@@ -525,6 +535,9 @@ void mrc_ud_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 		wc.src_qp = pkt->hdr.sqpn;
 		wc.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
 		wc.network_hdr_type = net_type;
+		wc.sl = MRC_UD_WC_SL_ROCE_V2 |
+			(net_type == RDMA_NETWORK_IPV4 ? MRC_UD_WC_SL_IPV4 :
+							  MRC_UD_WC_SL_IPV6);
 		if (pkt->hdr.opcode == MRC_OP_UD_SEND_IMM) {
 			wc.wc_flags |= IB_WC_WITH_IMM;
 			wc.ex.imm_data = cpu_to_be32(pkt->imm);
