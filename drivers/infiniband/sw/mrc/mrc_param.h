@@ -36,7 +36,11 @@
 #define MRC_MAX_FAST_REG_PAGES		512
 
 #define MRC_MAX_CQ			0x4000
-#define MRC_MAX_CQE			0xffff	/* a ring of 64 Ki slots */
+/*
+ * A ring of up to 1 Mi slots. libfabric's RxM asks for (tx + rx queue
+ * sizes) * universe size entries per CQ: 65536 with its defaults.
+ */
+#define MRC_MAX_CQE			(BIT(20) - 1)
 
 #define MRC_MAX_QP			0x10000
 /*
