@@ -138,106 +138,10 @@ static bool mrc_opcode_sends_data(enum ibv_wr_opcode opcode)
 	       opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
 }
 
-/* Checks one request against the QP's type and granted limits. */
-static int mrc_check_send_wr(const struct mrc_sq *sq,
-			     const struct ibv_send_wr *wr, uint64_t *length)
-{
-	uint64_t total = 0;
-	int i;
-
-	if (!mrc_send_opcode_valid(sq->qp_type, wr->opcode))
-		return EINVAL;
-	if (wr->send_flags & ~MRC_SEND_FLAGS_SUPPORTED)
-		return EINVAL;
-	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > sq->max_sge)
-		return EINVAL;
-	if (wr->num_sge && !wr->sg_list)
-		return EINVAL;
-	/* A datagram names its destination. */
-	if (sq->qp_type == IBV_QPT_UD && !wr->wr.ud.ah)
-		return EINVAL;
-
-	/* 64 bits: 32 SGEs of 4 GiB each do not overflow it. */
-	for (i = 0; i < wr->num_sge; i++)
-		total += wr->sg_list[i].length;
-
-	if (wr->send_flags & IBV_SEND_INLINE &&
-	    (!mrc_opcode_sends_data(wr->opcode) ||
-	     total > sq->max_inline_data))
-		return EINVAL;
-	if (mrc_opcode_is_atomic(wr->opcode) &&
-	    (total != MRC_ATOMIC_BYTES ||
-	     wr->wr.atomic.remote_addr % MRC_ATOMIC_BYTES))
-		return EINVAL;
-
-	*length = total;
-	return 0;
-}
-
-/* Fills one send slot; the request was checked, so inline data fits. */
-static void mrc_write_send_wqe(void *slot, enum ibv_qp_type qp_type,
-			       const struct ibv_send_wr *wr, uint64_t length)
-{
-	struct mrc_send_wqe header = {
-		.wr_id = wr->wr_id,
-		.opcode = wr->opcode,
-		.send_flags = wr->send_flags,
-	};
-	struct mrc_send_wqe *wqe = slot;
-	int i;
-
-	if (mrc_opcode_has_imm(wr->opcode))
-		header.imm_data = wr->imm_data;	/* network order, as given */
-	if (mrc_opcode_is_rdma(wr->opcode)) {
-		header.remote_addr = wr->wr.rdma.remote_addr;
-		header.rkey = wr->wr.rdma.rkey;
-	} else if (mrc_opcode_is_atomic(wr->opcode)) {
-		header.remote_addr = wr->wr.atomic.remote_addr;
-		header.rkey = wr->wr.atomic.rkey;
-		header.compare_add = wr->wr.atomic.compare_add;
-		if (wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP)
-			header.swap = wr->wr.atomic.swap;
-	}
-	if (qp_type == IBV_QPT_UD) {
-		header.ah_handle = mrc_ah_of(wr->wr.ud.ah)->kernel_handle;
-		header.remote_qpn = wr->wr.ud.remote_qpn;
-		header.remote_qkey = wr->wr.ud.remote_qkey;
-	}
-
-	if (wr->send_flags & IBV_SEND_INLINE) {
-		uint8_t *data = (uint8_t *)slot + MRC_SEND_WQE_HEADER_SIZE;
-
-		/* The SGEs name the application's buffers; lkeys are moot. */
-		for (i = 0; i < wr->num_sge; i++) {
-			uint32_t bytes = wr->sg_list[i].length;
-
-			if (!bytes)
-				continue;
-			memcpy(data,
-			       (const void *)(uintptr_t)wr->sg_list[i].addr,
-			       bytes);
-			data += bytes;
-		}
-		header.inline_len = (uint32_t)length;
-	} else {
-		for (i = 0; i < wr->num_sge; i++) {
-			wqe->sge[i].addr = wr->sg_list[i].addr;
-			wqe->sge[i].length = wr->sg_list[i].length;
-			wqe->sge[i].lkey = wr->sg_list[i].lkey;
-		}
-		header.num_sge = (uint32_t)wr->num_sge;
-	}
-
-	/*
-	 * The whole header is written, reserved words included, so nothing
-	 * of the slot's previous request survives into this one.
-	 */
-	memcpy(wqe, &header, sizeof(header));
-}
-
 /*
  * Room for one more request: EIO if the kernel's consumer index is not one
- * it could have reached, ENOMEM if max_wr requests are outstanding.
+ * it could have reached, ENOMEM if max_wr requests are outstanding
+ * (counting those of an ibv_wr_* batch not yet published).
  */
 static int mrc_wq_has_room(const struct mrc_uring *ring, uint32_t max_wr)
 {
@@ -250,33 +154,208 @@ static int mrc_wq_has_room(const struct mrc_uring *ring, uint32_t max_wr)
 	return 0;
 }
 
+int mrc_wqe_begin(const struct mrc_sq *sq, struct mrc_wqe_draft *draft,
+		  uint64_t wr_id, enum ibv_wr_opcode opcode,
+		  unsigned int send_flags)
+{
+	int err;
+
+	if (!mrc_send_opcode_valid(sq->qp_type, opcode))
+		return EINVAL;
+	if (send_flags & ~MRC_SEND_FLAGS_SUPPORTED)
+		return EINVAL;
+	/* Checked before the slot is touched: it may still be the kernel's. */
+	err = mrc_wq_has_room(&sq->ring, sq->max_wr);
+	if (err)
+		return err;
+
+	/*
+	 * The whole header is staged, reserved words included, so nothing
+	 * of the slot's previous request survives into this one. Whether
+	 * the data is inline is the data step's to say.
+	 */
+	*draft = (struct mrc_wqe_draft){
+		.header = {
+			.wr_id = wr_id,
+			.opcode = opcode,
+			.send_flags = send_flags & ~(unsigned int)IBV_SEND_INLINE,
+		},
+		.slot = mrc_uring_slot(&sq->ring, sq->ring.index),
+	};
+	return 0;
+}
+
+void mrc_wqe_set_imm(struct mrc_wqe_draft *draft, __be32 imm_data)
+{
+	draft->header.imm_data = imm_data;	/* network order, as given */
+}
+
+void mrc_wqe_set_rdma(struct mrc_wqe_draft *draft, uint32_t rkey,
+		      uint64_t remote_addr)
+{
+	draft->header.rkey = rkey;
+	draft->header.remote_addr = remote_addr;
+}
+
+void mrc_wqe_set_atomic(struct mrc_wqe_draft *draft, uint32_t rkey,
+			uint64_t remote_addr, uint64_t compare_add,
+			uint64_t swap)
+{
+	draft->header.rkey = rkey;
+	draft->header.remote_addr = remote_addr;
+	draft->header.compare_add = compare_add;
+	if (draft->header.opcode == IBV_WR_ATOMIC_CMP_AND_SWP)
+		draft->header.swap = swap;
+}
+
+int mrc_wqe_set_ud_addr(const struct mrc_sq *sq, struct mrc_wqe_draft *draft,
+			struct ibv_ah *ah, uint32_t remote_qpn,
+			uint32_t remote_qkey)
+{
+	if (sq->qp_type != IBV_QPT_UD || !ah)
+		return EINVAL;
+	draft->header.ah_handle = mrc_ah_of(ah)->kernel_handle;
+	draft->header.remote_qpn = remote_qpn;
+	draft->header.remote_qkey = remote_qkey;
+	draft->has_ah = true;
+	return 0;
+}
+
+int mrc_wqe_set_sge_list(const struct mrc_sq *sq, struct mrc_wqe_draft *draft,
+			 const struct ibv_sge *sg_list, size_t num_sge)
+{
+	struct mrc_sge *sge = (struct mrc_sge *)(draft->slot +
+						 MRC_SEND_WQE_HEADER_SIZE);
+	uint64_t total = 0;
+	size_t i;
+
+	if (num_sge > sq->max_sge || (num_sge && !sg_list))
+		return EINVAL;
+
+	/* 64 bits: 32 SGEs of 4 GiB each do not overflow it. */
+	for (i = 0; i < num_sge; i++) {
+		sge[i].addr = sg_list[i].addr;
+		sge[i].length = sg_list[i].length;
+		sge[i].lkey = sg_list[i].lkey;
+		total += sg_list[i].length;
+	}
+	draft->header.send_flags &= ~(uint32_t)IBV_SEND_INLINE;
+	draft->header.num_sge = (uint32_t)num_sge;
+	draft->header.inline_len = 0;
+	draft->length = total;
+	return 0;
+}
+
+int mrc_wqe_start_inline(struct mrc_wqe_draft *draft)
+{
+	if (!mrc_opcode_sends_data(draft->header.opcode))
+		return EINVAL;
+	draft->header.send_flags |= IBV_SEND_INLINE;
+	draft->header.num_sge = 0;
+	draft->header.inline_len = 0;
+	draft->length = 0;
+	return 0;
+}
+
+int mrc_wqe_add_inline(const struct mrc_sq *sq, struct mrc_wqe_draft *draft,
+		       const void *addr, size_t length)
+{
+	/* draft->length never exceeds max_inline_data. */
+	if (length > sq->max_inline_data - draft->length)
+		return EINVAL;
+	if (!length)
+		return 0;
+	if (!addr)
+		return EINVAL;
+	/* The slot has room for max_inline_data bytes after the header. */
+	memcpy(draft->slot + MRC_SEND_WQE_HEADER_SIZE + draft->length, addr,
+	       length);
+	draft->length += length;
+	draft->header.inline_len = (uint32_t)draft->length;
+	return 0;
+}
+
+int mrc_wqe_finish(struct mrc_sq *sq, struct mrc_wqe_draft *draft)
+{
+	/* A datagram names its destination. */
+	if (sq->qp_type == IBV_QPT_UD && !draft->has_ah)
+		return EINVAL;
+	if (mrc_opcode_is_atomic(draft->header.opcode) &&
+	    (draft->length != MRC_ATOMIC_BYTES ||
+	     draft->header.remote_addr % MRC_ATOMIC_BYTES))
+		return EINVAL;
+
+	memcpy(draft->slot, &draft->header, sizeof(draft->header));
+	sq->ring.index++;
+	return 0;
+}
+
+/* ibv_post_send()'s front end: one request through the WQE steps. */
+static int mrc_sq_post_one(struct mrc_sq *sq, const struct ibv_send_wr *wr)
+{
+	struct mrc_wqe_draft draft;
+	int err, i;
+
+	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > sq->max_sge ||
+	    (wr->num_sge && !wr->sg_list))
+		return EINVAL;
+	err = mrc_wqe_begin(sq, &draft, wr->wr_id, wr->opcode,
+			    wr->send_flags);
+	if (err)
+		return err;
+
+	if (mrc_opcode_has_imm(wr->opcode))
+		mrc_wqe_set_imm(&draft, wr->imm_data);
+	if (mrc_opcode_is_rdma(wr->opcode))
+		mrc_wqe_set_rdma(&draft, wr->wr.rdma.rkey,
+				 wr->wr.rdma.remote_addr);
+	else if (mrc_opcode_is_atomic(wr->opcode))
+		mrc_wqe_set_atomic(&draft, wr->wr.atomic.rkey,
+				   wr->wr.atomic.remote_addr,
+				   wr->wr.atomic.compare_add,
+				   wr->wr.atomic.swap);
+	if (sq->qp_type == IBV_QPT_UD) {
+		err = mrc_wqe_set_ud_addr(sq, &draft, wr->wr.ud.ah,
+					  wr->wr.ud.remote_qpn,
+					  wr->wr.ud.remote_qkey);
+		if (err)
+			return err;
+	}
+
+	if (wr->send_flags & IBV_SEND_INLINE) {
+		/* The SGEs name the application's buffers; lkeys are moot. */
+		err = mrc_wqe_start_inline(&draft);
+		for (i = 0; !err && i < wr->num_sge; i++)
+			err = mrc_wqe_add_inline(sq, &draft,
+				(const void *)(uintptr_t)wr->sg_list[i].addr,
+				wr->sg_list[i].length);
+	} else {
+		err = mrc_wqe_set_sge_list(sq, &draft, wr->sg_list,
+					   (size_t)wr->num_sge);
+	}
+	if (err)
+		return err;
+	return mrc_wqe_finish(sq, &draft);
+}
+
 int mrc_sq_post(struct mrc_sq *sq, struct ibv_send_wr *wr,
 		struct ibv_send_wr **bad_wr, uint32_t *posted)
 {
-	uint32_t count = 0;
-	uint64_t length;
+	uint32_t start = sq->ring.index;
 	int err = 0;
 
 	for (; wr; wr = wr->next) {
-		err = mrc_check_send_wr(sq, wr, &length);
+		err = mrc_sq_post_one(sq, wr);
 		if (err)
 			break;
-		err = mrc_wq_has_room(&sq->ring, sq->max_wr);
-		if (err)
-			break;
-
-		mrc_write_send_wqe(mrc_uring_slot(&sq->ring, sq->ring.index),
-				   sq->qp_type, wr, length);
-		sq->ring.index++;
-		count++;
 	}
 
 	/* One release store covers every slot written above. */
-	if (count)
+	*posted = sq->ring.index - start;
+	if (*posted)
 		mrc_uring_publish_producer(&sq->ring);
 	if (err)
 		*bad_wr = wr;
-	*posted = count;
 	return err;
 }
 

@@ -12,6 +12,7 @@
 #ifndef MRC_PROVIDER_FASTPATH_H
 #define MRC_PROVIDER_FASTPATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,31 @@ static inline struct mrc_ah *mrc_ah_of(struct ibv_ah *ibah)
 	return (struct mrc_ah *)((char *)ibah - offsetof(struct mrc_ah, ibv_ah));
 }
 
+/*
+ * A send WQE being written: its header is staged here and its SGEs or
+ * inline bytes go straight into the slot after the last one taken, which
+ * stays ours until the producer index is published.
+ */
+struct mrc_wqe_draft {
+	struct mrc_send_wqe header;	/* copied into the slot by finish */
+	uint8_t *slot;
+	uint64_t length;		/* bytes its SGEs or inline data hold */
+	bool has_ah;			/* a UD destination was given */
+};
+
+/*
+ * An ibv_wr_* batch (mrc_wr.c): what ibv_wr_start() to ibv_wr_complete()
+ * or ibv_wr_abort() have built. Its WQEs take slots as they are finished
+ * but are published only by a complete without error.
+ */
+struct mrc_wr_batch {
+	struct mrc_wqe_draft draft;
+	uint64_t send_ops;	/* IBV_QP_EX_WITH_* the QP was created with */
+	uint32_t start;		/* the ring's index at ibv_wr_start() */
+	bool building;		/* draft holds a WQE begun and not finished */
+	int err;		/* the first error of the batch, or 0 */
+};
+
 /* A send queue and what the kernel granted for it at QP creation. */
 struct mrc_sq {
 	struct mrc_uring ring;
@@ -40,6 +66,7 @@ struct mrc_sq {
 	uint32_t max_wr;		/* at most this many WQEs in the ring */
 	uint32_t max_sge;
 	uint32_t max_inline_data;
+	struct mrc_wr_batch wr;		/* only for a QP with send_ops_flags */
 };
 
 /* A receive queue or shared receive queue and its granted limits. */
@@ -68,6 +95,39 @@ static inline uint32_t mrc_recv_slot_min_size(uint32_t max_sge)
 	return MRC_RECV_WQE_HEADER_SIZE +
 	       max_sge * (uint32_t)sizeof(struct mrc_sge);
 }
+
+/*
+ * The one way a send WQE is built, for both posting interfaces
+ * (ibv_post_send() below, the ibv_wr_* calls in mrc_wr.c): begin, then the
+ * opcode's fields and the UD destination, then the data as an SGE list or
+ * as inline bytes (start_inline, then add_inline per buffer), then finish,
+ * which takes the slot (advances sq->ring.index, publishing nothing). Each
+ * step that can fail returns 0 or an errno value and leaves the slot free:
+ * EINVAL for a request this QP cannot carry (opcode for its type, flags,
+ * too many SGEs, inline data beyond max_inline_data or on a READ or an
+ * atomic, an atomic not on 8 aligned bytes, a datagram without an AH),
+ * ENOMEM when max_wr requests are outstanding, EIO when the kernel's
+ * consumer index is impossible.
+ */
+int mrc_wqe_begin(const struct mrc_sq *sq, struct mrc_wqe_draft *draft,
+		  uint64_t wr_id, enum ibv_wr_opcode opcode,
+		  unsigned int send_flags);
+void mrc_wqe_set_imm(struct mrc_wqe_draft *draft, __be32 imm_data);
+void mrc_wqe_set_rdma(struct mrc_wqe_draft *draft, uint32_t rkey,
+		      uint64_t remote_addr);
+/* swap is taken for compare-and-swap only. */
+void mrc_wqe_set_atomic(struct mrc_wqe_draft *draft, uint32_t rkey,
+			uint64_t remote_addr, uint64_t compare_add,
+			uint64_t swap);
+int mrc_wqe_set_ud_addr(const struct mrc_sq *sq, struct mrc_wqe_draft *draft,
+			struct ibv_ah *ah, uint32_t remote_qpn,
+			uint32_t remote_qkey);
+int mrc_wqe_set_sge_list(const struct mrc_sq *sq, struct mrc_wqe_draft *draft,
+			 const struct ibv_sge *sg_list, size_t num_sge);
+int mrc_wqe_start_inline(struct mrc_wqe_draft *draft);
+int mrc_wqe_add_inline(const struct mrc_sq *sq, struct mrc_wqe_draft *draft,
+		       const void *addr, size_t length);
+int mrc_wqe_finish(struct mrc_sq *sq, struct mrc_wqe_draft *draft);
 
 /*
  * Writes wr and the requests chained after it into the send queue, in

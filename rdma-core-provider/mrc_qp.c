@@ -11,6 +11,10 @@
  * RC and UD. A UD send slot names its destination by the kernel's AH
  * handle (mrc_ah.c) plus remote QPN and Q_Key; receives are as for RC, the
  * kernel putting the 40-byte GRH area first.
+ *
+ * Sends are posted with ibv_post_send() or, on a QP created with
+ * send_ops_flags, with the ibv_wr_* calls (mrc_wr.c); both build their
+ * WQEs with the same steps (mrc_fastpath.h), under the same lock.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,13 +24,15 @@
 
 #include "mrc.h"
 #include "mrc_fastpath.h"
+#include "mrc_wr.h"
 
 struct mrc_qp {
 	struct verbs_qp vqp;
 	/*
 	 * libibverbs allows concurrent posting from several threads; each
 	 * lock makes its ring's producer single. Send and receive are
-	 * independent, so they do not share one.
+	 * independent, so they do not share one. An ibv_wr_* batch holds
+	 * sq_lock from ibv_wr_start() to ibv_wr_complete() or _abort().
 	 */
 	pthread_spinlock_t sq_lock;
 	pthread_spinlock_t rq_lock;
@@ -104,6 +110,11 @@ static struct mrc_qp *to_mrc_qp(struct ibv_qp *ibqp)
 	return mrc_container_of(vqp, struct mrc_qp, vqp);
 }
 
+struct mrc_sq *mrc_qp_ex_sq(struct ibv_qp_ex *qpx)
+{
+	return &to_mrc_qp(&qpx->qp_base)->sq;
+}
+
 /*
  * libibverbs updates ibqp->state after every successful ibv_modify_qp() and
  * ibv_query_qp(); another thread may be doing so, hence the atomic load. A
@@ -113,6 +124,19 @@ static struct mrc_qp *to_mrc_qp(struct ibv_qp *ibqp)
 static enum ibv_qp_state mrc_qp_state(struct ibv_qp *ibqp)
 {
 	return __atomic_load_n(&ibqp->state, __ATOMIC_RELAXED);
+}
+
+/*
+ * The verbs spec makes posting a send before RTS an immediate error. The
+ * kernel would flush such requests; refusing them tells the application at
+ * once.
+ */
+static bool mrc_qp_may_send(struct ibv_qp *ibqp)
+{
+	enum ibv_qp_state state = mrc_qp_state(ibqp);
+
+	return state != IBV_QPS_RESET && state != IBV_QPS_INIT &&
+	       state != IBV_QPS_RTR;
 }
 
 /* Returns 0 or an errno value. */
@@ -250,27 +274,80 @@ static struct ibv_qp *mrc_create_qp(struct ibv_pd *pd,
 }
 
 /*
+ * The QP's part of the ibv_wr_* API: the lock, the state and the doorbell,
+ * as in mrc_post_send() below.
+ */
+static void mrc_wr_start(struct ibv_qp_ex *qpx)
+{
+	struct mrc_qp *qp = to_mrc_qp(&qpx->qp_base);
+
+	pthread_spin_lock(&qp->sq_lock);
+	mrc_wr_batch_start(&qp->sq);
+}
+
+static int mrc_wr_complete(struct ibv_qp_ex *qpx)
+{
+	struct mrc_qp *qp = to_mrc_qp(&qpx->qp_base);
+	uint32_t posted;
+	int err;
+
+	if (!mrc_qp_may_send(&qpx->qp_base)) {
+		mrc_wr_batch_abort(&qp->sq);
+		pthread_spin_unlock(&qp->sq_lock);
+		return EINVAL;
+	}
+	err = mrc_wr_batch_end(&qp->sq, &posted);
+	pthread_spin_unlock(&qp->sq_lock);
+	if (err || !posted)
+		return err;
+	/*
+	 * As for ibv_post_send(): the requests are published, but if the
+	 * kernel did not hear of them the batch is reported as failed.
+	 */
+	return mrc_ring_doorbell(&qpx->qp_base, IB_USER_VERBS_CMD_POST_SEND,
+				 sizeof(struct ib_uverbs_send_wr));
+}
+
+static void mrc_wr_abort(struct ibv_qp_ex *qpx)
+{
+	struct mrc_qp *qp = to_mrc_qp(&qpx->qp_base);
+
+	mrc_wr_batch_abort(&qp->sq);
+	pthread_spin_unlock(&qp->sq_lock);
+}
+
+/*
  * ibv_create_qp_ex() comes here only for comp_mask bits beyond
  * IBV_QP_INIT_ATTR_PD. Of those we take CREATE_FLAGS without flags (which
- * asks for nothing); SEND_OPS_FLAGS would need the ibv_wr_* posting API,
- * and the rest (XRC, RSS, TSO, ...) are nothing mrc does.
+ * asks for nothing) and SEND_OPS_FLAGS (the ibv_wr_* posting API, for the
+ * operations mrc has); the rest (XRC, RSS, TSO, ...) are nothing mrc does.
  */
 static struct ibv_qp *mrc_create_qp_ex(struct ibv_context *ibctx,
 				       struct ibv_qp_init_attr_ex *attr)
 {
 	struct mrc_create_qp_resp_full resp = {};
 	struct ibv_qp_init_attr_ex core_attr;
+	uint64_t send_ops = 0;
 	struct mrc_qp *qp;
 	int err;
 
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) ||
 	    attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD |
-					  IBV_QP_INIT_ATTR_CREATE_FLAGS) ||
+					  IBV_QP_INIT_ATTR_CREATE_FLAGS |
+					  IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ||
 	    (attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS &&
 	     attr->create_flags) ||
 	    (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD)) {
 		errno = EOPNOTSUPP;
 		return NULL;
+	}
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		send_ops = attr->send_ops_flags;
+		err = mrc_wr_check_send_ops(attr->qp_type, send_ops);
+		if (err) {
+			errno = err;
+			return NULL;
+		}
 	}
 
 	qp = calloc(1, sizeof(*qp));
@@ -301,6 +378,18 @@ static struct ibv_qp *mrc_create_qp_ex(struct ibv_context *ibctx,
 	if (err) {
 		mrc_qp_undo_create(qp, err);
 		return NULL;
+	}
+
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		mrc_wr_init(&qp->vqp.qp_ex, &qp->sq, send_ops);
+		qp->vqp.qp_ex.wr_start = mrc_wr_start;
+		qp->vqp.qp_ex.wr_complete = mrc_wr_complete;
+		qp->vqp.qp_ex.wr_abort = mrc_wr_abort;
+		/*
+		 * What ibv_qp_to_qp_ex() looks for; the create helper set
+		 * comp_mask, so this comes after it.
+		 */
+		qp->vqp.comp_mask |= VERBS_QP_EX;
 	}
 	return &qp->vqp.qp;
 }
@@ -343,17 +432,10 @@ static int mrc_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 			 struct ibv_send_wr **bad_wr)
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
-	enum ibv_qp_state state = mrc_qp_state(ibqp);
 	uint32_t posted;
 	int err, doorbell_err;
 
-	/*
-	 * The verbs spec makes posting a send before RTS an immediate error.
-	 * The kernel would flush such requests; refusing them here tells the
-	 * application at once.
-	 */
-	if (state == IBV_QPS_RESET || state == IBV_QPS_INIT ||
-	    state == IBV_QPS_RTR) {
+	if (!mrc_qp_may_send(ibqp)) {
 		*bad_wr = wr;
 		return EINVAL;
 	}

@@ -457,11 +457,23 @@ struct verbs_cmd_reg_mr {
 
 /*
  * Queue pairs and completion queues as libibverbs sees them: it casts every
- * ibv_qp to struct verbs_qp (ibv_qp_to_qp_ex() reads comp_mask, which stays
- * 0 for ours as we offer no ibv_wr_* API), and ibv_cmd_create_cq_ex() takes
- * a struct verbs_cq. Our QPs and CQs therefore begin with these.
+ * ibv_qp to struct verbs_qp, and ibv_cmd_create_cq_ex() takes a struct
+ * verbs_cq. Our QPs and CQs therefore begin with these.
+ *
+ * ibv_qp_to_qp_ex() returns &qp_ex when comp_mask has VERBS_QP_EX, else
+ * NULL; the provider sets it, with qp_ex's wr_* ops, on a QP created with
+ * send_ops_flags. The create helpers overwrite comp_mask (VERBS_QP_XRCD
+ * or 0), so it is set after them. The value was read off the libraries:
+ * ibv_qp_to_qp_ex() is "testb $0x2, 0x160(%rdi)" in v44.0 (bit 1 of the
+ * word at byte 352, where the asserts below put comp_mask) and "testb
+ * $0x2, 0x168(%rdi)" in v56.1 and v65.0, whose ibv_qp_ex is 360 bytes.
  */
 struct verbs_xrcd;	/* only through a pointer libibverbs leaves NULL */
+
+enum verbs_qp_mask {
+	VERBS_QP_XRCD = 1 << 0,		/* xrcd is set */
+	VERBS_QP_EX = 1 << 1,		/* qp_ex is the ibv_wr_* API */
+};
 
 struct verbs_qp {
 	union {

@@ -3,8 +3,13 @@
  * integrity: RC data integrity between two verbs devices, for integrity.sh.
  *
  *   integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w | -r]
- *             [-W FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B
+ *             [-x] [-W FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B
  *                                   (IPv4 or IPv6 addresses)
+ *
+ * -x: post the requester's work with the ibv_wr_* API (ibv_wr_start(),
+ * ibv_wr_rdma_write() / _send() / _rdma_read(), ibv_wr_set_sge_list() or
+ * ibv_wr_set_inline_data_list(), ibv_wr_complete()) on a QP created with
+ * send_ops_flags, instead of ibv_post_send().
  *
  * -W: once connected, print "# connected" and wait for FILE to exist before
  * the first transfer (a start line for several instances at once).
@@ -94,6 +99,7 @@ struct side {
 	union ibv_gid gid;
 	uint32_t psn;
 	uint32_t max_inline;
+	struct ibv_qp_ex *qpx;	/* -x */
 };
 
 static struct {
@@ -108,6 +114,8 @@ static int depth = 4;
 static bool no_reads;
 /* -r: nothing but READs. */
 static bool only_reads;
+/* -x: the ibv_wr_* API instead of ibv_post_send(). */
+static bool wr_api;
 /* -W: the file whose creation starts the transfers. */
 static const char *start_file;
 /* -T: IBV_QP_TIMEOUT; perftest's default. */
@@ -174,6 +182,32 @@ static void poison(uint8_t *p, size_t n, uint64_t salt)
 
 /* ---- devices and QPs ---- */
 
+/* With -x, the same QP through ibv_create_qp_ex() with send_ops_flags. */
+static struct ibv_qp *create_qp(struct side *s, struct ibv_qp_init_attr *qa)
+{
+	struct ibv_qp_init_attr_ex qax = {
+		.send_cq = qa->send_cq,
+		.recv_cq = qa->recv_cq,
+		.cap = qa->cap,
+		.qp_type = qa->qp_type,
+		.sq_sig_all = qa->sq_sig_all,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = s->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE |
+				  IBV_QP_EX_WITH_SEND |
+				  IBV_QP_EX_WITH_RDMA_READ,
+	};
+	struct ibv_qp *qp;
+
+	if (!wr_api)
+		return ibv_create_qp(s->pd, qa);
+	qp = ibv_create_qp_ex(s->ctx, &qax);
+	if (qp)
+		qa->cap = qax.cap;
+	return qp;
+}
+
 static int side_init(struct side *s, const char *dev, const char *ip)
 {
 	struct ibv_qp_init_attr qa = {
@@ -212,15 +246,23 @@ static int side_init(struct side *s, const char *dev, const char *ip)
 			   IBV_ACCESS_REMOTE_READ);
 	qa.send_cq = s->scq;
 	qa.recv_cq = s->rcq;
-	s->qp = ibv_create_qp(s->pd, &qa);
+	s->qp = create_qp(s, &qa);
 	if (!s->qp) {
 		/* Inline data is a bonus, not what is tested. */
 		qa.cap.max_inline_data = 0;
-		s->qp = ibv_create_qp(s->pd, &qa);
+		s->qp = create_qp(s, &qa);
 	}
 	if (!s->mr || !s->qp) {
 		fprintf(stderr, "%s: MR or QP: %s\n", dev, strerror(errno));
 		return -1;
+	}
+	if (wr_api) {
+		s->qpx = ibv_qp_to_qp_ex(s->qp);
+		if (!s->qpx) {
+			fprintf(stderr, "%s: no ibv_qp_ex for a QP created with send_ops_flags\n",
+				dev);
+			return -1;
+		}
 	}
 	s->max_inline = qa.cap.max_inline_data;
 	s->psn = (uint32_t)(rand() & 0xffffff);
@@ -403,6 +445,40 @@ static uint32_t pick_length(uint64_t *rs)
 	return len > MAX_MSG ? MAX_MSG : len;
 }
 
+/* The request wr describes, posted through the ibv_wr_* API instead. */
+static int post_with_wr_api(struct side *a, const struct ibv_send_wr *wr)
+{
+	struct ibv_data_buf bufs[MAX_SGE];
+	struct ibv_qp_ex *qpx = a->qpx;
+
+	ibv_wr_start(qpx);
+	qpx->wr_id = wr->wr_id;
+	qpx->wr_flags = wr->send_flags & ~IBV_SEND_INLINE;
+	switch (wr->opcode) {
+	case IBV_WR_RDMA_WRITE:
+		ibv_wr_rdma_write(qpx, wr->wr.rdma.rkey,
+				  wr->wr.rdma.remote_addr);
+		break;
+	case IBV_WR_SEND:
+		ibv_wr_send(qpx);
+		break;
+	default:
+		ibv_wr_rdma_read(qpx, wr->wr.rdma.rkey,
+				 wr->wr.rdma.remote_addr);
+		break;
+	}
+	if (wr->send_flags & IBV_SEND_INLINE) {
+		for (int i = 0; i < wr->num_sge; i++) {
+			bufs[i].addr = (void *)(uintptr_t)wr->sg_list[i].addr;
+			bufs[i].length = wr->sg_list[i].length;
+		}
+		ibv_wr_set_inline_data_list(qpx, (size_t)wr->num_sge, bufs);
+	} else {
+		ibv_wr_set_sge_list(qpx, (size_t)wr->num_sge, wr->sg_list);
+	}
+	return ibv_wr_complete(qpx);
+}
+
 static int post_transfer(struct side *a, struct side *b, struct transfer *t)
 {
 	struct ibv_sge sge[MAX_SGE], rsge[MAX_SGE];
@@ -450,9 +526,12 @@ static int post_transfer(struct side *a, struct side *b, struct transfer *t)
 						   t->remote.p[0].off);
 		wr.wr.rdma.rkey = b->mr->rkey;
 	}
-	err = ibv_post_send(a->qp, &wr, &bad);
+	err = wr_api ? post_with_wr_api(a, &wr) :
+		       ibv_post_send(a->qp, &wr, &bad);
 	if (err) {
-		fprintf(stderr, "ibv_post_send: %s\n", strerror(err));
+		fprintf(stderr, "%s: %s\n",
+			wr_api ? "ibv_wr_complete" : "ibv_post_send",
+			strerror(err));
 		return -1;
 	}
 	return 0;
@@ -518,7 +597,7 @@ static bool check_wc(const struct ibv_wc *wc, const struct transfer *t,
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w | -r] [-W FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B\n");
+		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w | -r] [-x] [-W FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B\n");
 	return 2;
 }
 
@@ -533,7 +612,7 @@ int main(int argc, char **argv)
 	struct ibv_wc wc;
 	int opt, ret = 0;
 
-	while ((opt = getopt(argc, argv, "n:t:s:d:wrW:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:s:d:wrxW:T:")) != -1) {
 		switch (opt) {
 		case 'n':
 			max_transfers = strtoul(optarg, NULL, 0);
@@ -555,6 +634,9 @@ int main(int argc, char **argv)
 		case 'r':
 			only_reads = true;
 			break;
+		case 'x':
+			wr_api = true;
+			break;
 		case 'W':
 			start_file = optarg;
 			break;
@@ -569,8 +651,9 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != 4 || (no_reads && only_reads))
 		return usage();
-	printf("# seed %" PRIu64 ", at most %lu transfers or %.0f s, %d in flight\n",
-	       seed, max_transfers, seconds, depth);
+	printf("# seed %" PRIu64 ", at most %lu transfers or %.0f s, %d in flight, posted by %s\n",
+	       seed, max_transfers, seconds, depth,
+	       wr_api ? "the ibv_wr_* API" : "ibv_post_send()");
 	fflush(stdout);
 	srand((unsigned int)seed);
 	if (side_init(&a, argv[optind], argv[optind + 1]) ||
@@ -647,10 +730,10 @@ int main(int argc, char **argv)
 out:
 	elapsed = probe_now() - start;
 	stats.transfers = done;
-	printf("# transfers %lu (write %lu, send %lu, read %lu), bytes checked %llu, corrupted %lu, %.1f s\n",
+	printf("# transfers %lu (write %lu, send %lu, read %lu), bytes checked %llu, corrupted %lu, %.1f s, %.1f Mb/s\n",
 	       stats.transfers, stats.count[K_WRITE], stats.count[K_SEND],
 	       stats.count[K_READ], stats.bytes_checked, stats.failures,
-	       elapsed);
+	       elapsed, elapsed > 0 ? stats.bytes_checked * 8 / elapsed / 1e6 : 0);
 	if (stats.failures || !done)
 		ret = 1;
 	return ret;

@@ -6,6 +6,9 @@ clean veth pair, then with netem on both ends: 2% loss, 25% reordering,
 random size (1 B to 4 MiB), at unaligned offsets and over several SGEs,
 and checks every byte, every completion status, and that nothing
 completes twice. The transport's counters are shown for each variant.
+On the clean link it runs twice: requests posted with ibv_post_send(),
+then with the ibv_wr_* API (integrity -x; perftest cannot test that API
+on mrc: it posts with it only on devices it knows, conformance.rst).
 integrity.sh is its kselftest entry point.
 """
 
@@ -16,6 +19,7 @@ from mrclab.cmd import CmdError
 
 # Each variant stops posting after this many seconds (or transfers).
 SECONDS = int(os.environ.get("MRC_INTEGRITY_SECONDS") or 45)
+WR_API_SECONDS = int(os.environ.get("MRC_INTEGRITY_WR_API_SECONDS") or 20)
 TRANSFERS = int(os.environ.get("MRC_INTEGRITY_TRANSFERS") or 600)
 NETEM = "loss 2% delay 1ms reorder 25% duplicate 1%"
 # The requester's and the responder's counters shown around each run.
@@ -29,12 +33,12 @@ def show_counters(ktap, lab2):
     ktap.info(f"backlog drops {lab.softnet_drops()}")
 
 
-def run_variant(ktap, lab2, rng, name):
+def run_variant(ktap, lab2, rng, name, seconds=SECONDS, wr_api=False):
     a, b = lab2.a, lab2.b
     ktap.info(f"counters before {name}:")
     show_counters(ktap, lab2)
-    res = run_integrity(a.dev, a.addr, b.dev, b.addr, seconds=SECONDS,
-                        transfers=TRANSFERS, depth=4,
+    res = run_integrity(a.dev, a.addr, b.dev, b.addr, seconds=seconds,
+                        transfers=TRANSFERS, depth=4, wr_api=wr_api,
                         seed=rng.randrange(1 << 30))
     ktap.info(res.output)
     ktap.info(f"counters after {name}:")
@@ -80,9 +84,11 @@ def main():
                             getattr(e, "details", str(e)).splitlines()))
             skip_all(f"cannot build the two hosts: {e}")
         ktap = Ktap()
-        ktap.begin(2)
+        ktap.begin(3)
         ktap.case("integrity_clean_link", run_variant, ktap, lab2, rng,
                   "clean")
+        ktap.case("integrity_wr_api_clean_link", run_variant, ktap, lab2,
+                  rng, "wr_api", WR_API_SECONDS, True)
         netem_case(ktap, lab2, rng)
         ktap.finish()
 

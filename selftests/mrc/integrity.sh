@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # RC data integrity between two hosts, clean and through netem, every byte
 # checked: integrity.py, on the lab library (mrclab/). Its entry point.
-# lab-timeout: 420
+# lab-timeout: 480
 command -v python3 >/dev/null 2>&1 ||
 	{ printf 'KTAP version 1\n1..0 # SKIP needs python3\n'; exit 4; }
 exec python3 -B "$(dirname "$0")/integrity.py" "$@"

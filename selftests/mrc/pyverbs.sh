@@ -6,8 +6,9 @@
 # own address: the packets come back over the loopback netdev.
 #
 # Required: no failure in the modules of the verbs this device has (device,
-# PD, MR, CQ, QP, CQ events, extended CQ, atomics), and the RC traffic and
-# RC QP tests among them pass rather than skip. Every other module is
+# PD, MR, CQ, QP, CQ events, extended CQ, atomics, the ibv_wr_* extended QP
+# API), and the RC traffic and RC QP tests among them, and every ibv_wr_*
+# test of an operation mrc has, pass rather than skip. Every other module is
 # reported: counts and failures as diagnostics, skips with their reasons.
 # Documentation/conformance.rst has the table.
 #
@@ -24,7 +25,7 @@ PYTHON=/usr/bin/python3
 mrc_require_loaded
 
 REQUIRED_MODULES=(test_device test_pd test_mr test_cq test_qp test_cq_events
-	test_cqex test_atomic)
+	test_cqex test_atomic test_qpex)
 # Each must pass, not merely not fail.
 REQUIRED_TESTS=(
 	test_qp.QPTest.test_create_rc_qp_no_attr
@@ -39,6 +40,23 @@ REQUIRED_TESTS=(
 	test_atomic.AtomicTest.test_atomic_fetch_and_add
 	test_atomic.AtomicTest.test_atomic_invalid_rkey
 	test_atomic.AtomicTest.test_atomic_invalid_lkey
+	# The ibv_wr_* API; not XRC, atomic write nor memory windows.
+	test_qpex.QpExTestCase.test_qp_ex_rc_send
+	test_qpex.QpExTestCase.test_qp_ex_rc_send_imm
+	test_qpex.QpExTestCase.test_qp_ex_rc_rdma_write
+	test_qpex.QpExTestCase.test_qp_ex_rc_rdma_write_imm
+	test_qpex.QpExTestCase.test_qp_ex_rc_rdma_write_zero_length
+	test_qpex.QpExTestCase.test_qp_ex_rc_rdma_read
+	test_qpex.QpExTestCase.test_qp_ex_rc_rdma_read_zero_size
+	test_qpex.QpExTestCase.test_qp_ex_rc_atomic_cmp_swp
+	test_qpex.QpExTestCase.test_qp_ex_rc_atomic_fetch_add
+	test_qpex.QpExTestCase.test_qp_ex_ud_send
+	test_qpex.QpExTestCase.test_qp_ex_ud_send_imm
+	test_qpex.QpExTestCase.test_qp_ex_ud_zero_size
+	test_qpex.QpExTestCase.test_post_send_qp_state_bad_flow
+	test_qpex.QpExTestCase.test_post_receive_qp_state_bad_flow
+	test_qpex.QpExTestCase.test_full_rq_bad_flow
+	test_qpex.QpExTestCase.test_rq_with_larger_sgl_bad_flow
 )
 tmp=
 

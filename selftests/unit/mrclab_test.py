@@ -381,6 +381,10 @@ def t_integrity_argv():
                      "-w", "mrc0", "192.0.2.1", "mrc1", "192.0.2.2"])
     argv = traffic.integrity_argv("a", "1.1.1.1", "b", "1.1.1.2")
     expect_eq(argv[0], os.path.join(lab.SELFTEST_DIR, "integrity"))
+    argv = traffic.integrity_argv("a", "1.1.1.1", "b", "1.1.1.2",
+                                  wr_api=True, program="I")
+    expect_eq(argv, ["I", "-x", "a", "1.1.1.1", "b", "1.1.1.2"],
+              "the ibv_wr_* API")
 
 
 def t_integrity_runs():

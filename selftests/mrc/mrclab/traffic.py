@@ -88,7 +88,7 @@ class IntegrityResult:
 def integrity_argv(dev_a, ip_a, dev_b, ip_b, seconds=None, transfers=None,
                    depth=None, seed=None, writes_only=False,
                    reads_only=False, qp_timeout=None, start_file=None,
-                   program=None):
+                   wr_api=False, program=None):
     """The command line of one run from DEV_A (IP_A, the requester) to
     DEV_B (IP_B); options as integrity.c documents them."""
     argv = [program or lab.selftest_file(PROGRAM)]
@@ -101,6 +101,8 @@ def integrity_argv(dev_a, ip_a, dev_b, ip_b, seconds=None, transfers=None,
         argv.append("-w")
     if reads_only:
         argv.append("-r")
+    if wr_api:
+        argv.append("-x")
     return argv + [dev_a, str(ip_a), dev_b, str(ip_b)]
 
 
