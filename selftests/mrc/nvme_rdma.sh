@@ -272,7 +272,7 @@ fio_through_flap()
 	dmesg | sed -n '/nvme_rdma.sh: flap/,$p' |
 		grep -E "nvme|mrc|rdma" | head -n 12
 	echo "nvme reconnects: $(dmesg | sed -n '/nvme_rdma.sh: flap/,$p' | grep -c 'Successfully reconnected')"
-	rdma statistic show link mrc0/1 2>/dev/null | tr ' ' '\n' |
+	rdma statistic show link mrc0/1 2>/dev/null | tr -s ' ' '\n' |
 		grep -A1 -E "^(timeouts|retransmits|tx_errors)$" | paste -sd ' '
 	ip link show mrctna | grep -q "state UP" || { echo "mrctna not up"; return 1; }
 	return $status
