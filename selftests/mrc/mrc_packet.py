@@ -29,6 +29,7 @@ import sys
 VERSION = 1
 OP = dict(WRITE=0x01, WRITE_IMM=0x02, SEND=0x03, SEND_IMM=0x04, READ_REQ=0x05,
           READ_RESP=0x06, CMP_SWAP=0x07, FETCH_ADD=0x08, ATOMIC_RESP=0x09,
+          SEND_INV=0x0a,
           ACK=0x10, NAK=0x11, PROBE=0x20, PROBE_REPLY=0x21)
 ACK_REQ, SOLICITED, RETRANSMIT, TRIMMED = 0x01, 0x02, 0x04, 0x08
 NO_QPN = 0x00abcdef     # no QP has this number in the test
@@ -98,7 +99,7 @@ KINDS = {
     "bad_version": lambda: [base(OP["ACK"], byte0=b) + ack()
                             for b in (0x00, 0x20, 0xf0)],
     "bad_opcode": lambda: [base(op) + bytes(56) for op in
-                           (0x00, 0x0a, 0x12, 0x24, 0xff)],
+                           (0x00, 0x0b, 0x12, 0x24, 0xff)],
     "reserved_set": lambda: [
         base(OP["ACK"], byte0=0x11) + ack(),            # byte 0 bits 3..0
         base(OP["ACK"], byte3=1) + ack(),               # byte 3

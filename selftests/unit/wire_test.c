@@ -15,7 +15,8 @@
 static const u8 all_opcodes[] = {
 	MRC_OP_WRITE, MRC_OP_WRITE_IMM, MRC_OP_SEND, MRC_OP_SEND_IMM,
 	MRC_OP_READ_REQ, MRC_OP_READ_RESP, MRC_OP_ATOMIC_CMP_SWAP,
-	MRC_OP_ATOMIC_FETCH_ADD, MRC_OP_ATOMIC_RESP, MRC_OP_ACK, MRC_OP_NAK,
+	MRC_OP_ATOMIC_FETCH_ADD, MRC_OP_ATOMIC_RESP, MRC_OP_SEND_INV,
+	MRC_OP_ACK, MRC_OP_NAK,
 	MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_PLANE_STATE,
 	MRC_OP_PLANE_STATE_ACK, MRC_OP_UD_SEND, MRC_OP_UD_SEND_IMM,
 };
@@ -107,6 +108,9 @@ static struct mrc_pkt sample(u8 opcode, u16 plen)
 		break;
 	case MRC_OP_UD_SEND:
 		p.qkey = 0xffffffff;
+		break;
+	case MRC_OP_SEND_INV:
+		p.inv_rkey = 0x80000102;
 		break;
 	case MRC_OP_READ_REQ:
 		p.msgh.offset = 0x40000000;
@@ -214,6 +218,7 @@ static void check_same(const struct mrc_pkt *a, const struct mrc_pkt *b)
 	CHECK_EQ(a->plane_state.n_planes, b->plane_state.n_planes);
 	CHECK_EQ(a->plane_state.down_mask, b->plane_state.down_mask);
 	CHECK_EQ(a->qkey, b->qkey);
+	CHECK_EQ(a->inv_rkey, b->inv_rkey);
 }
 
 static void check_bytes(const u8 *got, const u8 *want, size_t len)
@@ -240,7 +245,7 @@ static void header_lengths_match_the_tables(void)
 		{ MRC_OP_NAK, 56 }, { MRC_OP_PROBE, 48 },
 		{ MRC_OP_PROBE_REPLY, 48 }, { MRC_OP_PLANE_STATE, 40 },
 		{ MRC_OP_PLANE_STATE_ACK, 40 }, { MRC_OP_UD_SEND, 40 },
-		{ MRC_OP_UD_SEND_IMM, 48 },
+		{ MRC_OP_UD_SEND_IMM, 48 }, { MRC_OP_SEND_INV, 52 },
 	};
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
@@ -305,6 +310,7 @@ static void opcode_classes(void)
 	}
 	CHECK(mrc_opcode_is(MRC_OP_WRITE_IMM, MRC_OPC_CONSUMES_RECV));
 	CHECK(!mrc_opcode_is(MRC_OP_WRITE, MRC_OPC_CONSUMES_RECV));
+	CHECK(mrc_opcode_is(MRC_OP_SEND_INV, MRC_OPC_CONSUMES_RECV));
 	CHECK(mrc_opcode_is(MRC_OP_ATOMIC_FETCH_ADD, MRC_OPC_RD_ATOMIC));
 	CHECK(!mrc_opcode_is(MRC_OP_ATOMIC_RESP, MRC_OPC_RD_ATOMIC));
 	CHECK(mrc_opcode_is(MRC_OP_READ_RESP, MRC_OPC_DATA));
@@ -328,7 +334,7 @@ static void opcode_table(void)
 		}
 		valid += listed;
 	}
-	CHECK_EQ(valid, 17);
+	CHECK_EQ(valid, 18);
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_ATOMIC_FETCH_ADD),
 		      "ATOMIC_FETCH_ADD"));
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_PROBE_REPLY), "PROBE_REPLY"));
@@ -343,6 +349,9 @@ static void opcode_table(void)
 	CHECK(!mrc_opcode_has_payload(MRC_OP_PROBE));
 	CHECK_EQ(MRC_OP_WRITE, 0x01);
 	CHECK_EQ(MRC_OP_ATOMIC_RESP, 0x09);
+	CHECK_EQ(MRC_OP_SEND_INV, 0x0a);
+	CHECK(mrc_opcode_has_payload(MRC_OP_SEND_INV));
+	CHECK(!strcmp(mrc_opcode_name(MRC_OP_SEND_INV), "SEND_INV"));
 	CHECK_EQ(MRC_OP_ACK, 0x10);
 	CHECK_EQ(MRC_OP_NAK, 0x11);
 	CHECK_EQ(MRC_OP_PROBE, 0x20);
@@ -766,7 +775,8 @@ static void reserved_mask(u8 op, u8 *mask, size_t hlen)
 		memset(e + 32, 0xff, 4);
 		break;
 	case MRC_OP_SEND_IMM:
-		memset(e + 16, 0xff, 4);
+	case MRC_OP_SEND_INV:
+		memset(e + 16, 0xff, 4);	/* IMM or IETH reserved */
 		break;
 	case MRC_OP_ACK:
 		e[0] = 0xff;		/* cumulative PSN 31..24 */
@@ -905,6 +915,7 @@ static u8 allowed_flags(u8 op)
 	case MRC_OP_WRITE_IMM:
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 		return 0x0f;	/* and SOLICITED */
 	case MRC_OP_READ_REQ:
 	case MRC_OP_ATOMIC_CMP_SWAP:
@@ -1531,6 +1542,56 @@ static void golden_ud_send_imm(void)
 	CHECK_EQ(mrc_get_be32(buf + 36), 0);
 }
 
+/* SEND_INV carries the rkey to invalidate, byte by byte from wire-format.rst. */
+static void golden_send_inv(void)
+{
+	static const u8 want[52] = {
+		0x10, 0x0a, 0x03, 0x00,		/* v1, SEND_INV, ACK_REQ|SOL */
+		0x00, 0x00, 0x00, 0x21,		/* dqpn */
+		0x00, 0x00, 0x00, 0x22,		/* sqpn */
+		0x00, 0x00, 0x01, 0x00,		/* psn */
+		0x00, 0x00, 0x00, 0x09,		/* ev */
+		0x01, 0x02, 0x03, 0x04,		/* ts */
+		0x00, 0x40, 0x00, 0x00,		/* payload 64, reserved */
+		0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x05,		/* MSGH: msn */
+		0x00, 0x00, 0x00, 0x00,		/* offset */
+		0x00, 0x00, 0x00, 0x40,		/* length */
+		0x00, 0x12, 0x34, 0x9c,		/* IETH: rkey to invalidate */
+		0x00, 0x00, 0x00, 0x00,		/* IETH: reserved */
+	};
+	struct mrc_pkt p, d;
+	u8 buf[52 + 64];
+
+	memset(&p, 0, sizeof(p));
+	p.hdr.opcode = MRC_OP_SEND_INV;
+	p.hdr.flags = MRC_F_ACK_REQ | MRC_F_SOLICITED;
+	p.hdr.dqpn = 0x21;
+	p.hdr.sqpn = 0x22;
+	p.hdr.psn = 0x100;
+	p.hdr.ev = 9;
+	p.hdr.ts = 0x01020304;
+	p.hdr.payload_len = 64;
+	p.msgh.msn = 5;
+	p.msgh.length = 64;
+	p.inv_rkey = 0x0012349c;
+	CHECK_EQ(mrc_encode(buf, sizeof(buf), &p), 52);
+	check_bytes(buf, want, sizeof(want));
+	memset(buf + 52, 0x3c, 64);
+	CHECK_EQ(decode_exact(buf, sizeof(buf), &d), 0);
+	CHECK_EQ(d.inv_rkey, 0x0012349c);
+	CHECK_EQ(d.ext, MRC_EXT_MSGH | MRC_EXT_IETH);
+	CHECK_EQ(d.payload_off, 52);
+	CHECK_EQ(d.payload_present, 64);
+	CHECK_EQ(d.msgh.msn, 5);
+	/* The IETH's reserved word must be zero. */
+	buf[51] = 1;
+	CHECK_EQ(decode_exact(buf, sizeof(buf), &d),
+		 drop(MRC_DROP_RESERVED_SET));
+	/* Its header ends inside the IETH: too short. */
+	CHECK_EQ(decode_exact(buf, 48, &d), drop(MRC_DROP_TOO_SHORT));
+}
+
 /* A datagram is one packet: its payload is at most MRC_UD_MAX_PAYLOAD. */
 static void ud_payload_limit(void)
 {
@@ -1570,7 +1631,7 @@ static void peek_request_psn(void)
 	static const u8 requester[] = {
 		MRC_OP_WRITE, MRC_OP_WRITE_IMM, MRC_OP_SEND, MRC_OP_SEND_IMM,
 		MRC_OP_READ_REQ, MRC_OP_ATOMIC_CMP_SWAP,
-		MRC_OP_ATOMIC_FETCH_ADD,
+		MRC_OP_ATOMIC_FETCH_ADD, MRC_OP_SEND_INV,
 	};
 	u8 buf[512];
 	u32 op, psn;
@@ -1628,6 +1689,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(ack_rules),
 	KTAP_CASE(trimmed_detection),
 	KTAP_CASE(golden_ud_send_imm),
+	KTAP_CASE(golden_send_inv),
 	KTAP_CASE(ud_payload_limit),
 	KTAP_CASE(encode_refuses_small_buffers),
 	KTAP_CASE(sack_bit_helpers),

@@ -53,6 +53,7 @@
 #define MRC_OP_SEND		0x03
 #define MRC_OP_SEND_IMM		0x04
 #define MRC_OP_READ_RESP	0x06
+#define MRC_OP_SEND_INV		0x0a
 #define MRC_OP_UD_SEND		0x30
 #define MRC_OP_UD_SEND_IMM	0x31
 #define IP_ECN_MASK		0x03
@@ -364,6 +365,7 @@ static __always_inline void count_whole_data(struct __sk_buff *skb,
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
 	case MRC_OP_READ_RESP:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_UD_SEND:
 	case MRC_OP_UD_SEND_IMM:
 		break;

@@ -45,10 +45,11 @@ local SACK_MAX_WORDS = 4
 local PSN_MASK = 0xffffff
 
 -- Extension header parts, in wire order.
-local MSGH, RADDR, IMM, ATOM, ORIG, ACK, PROBE, PLANES, DETH =
-	"MSGH", "RADDR", "IMM", "ATOM", "ORIG", "ACK", "PROBE", "PLANES", "DETH"
-local part_len = { MSGH = 12, RADDR = 16, IMM = 8, ATOM = 16, ORIG = 8,
-	ACK = 24, PROBE = 16, PLANES = 8, DETH = 8 }
+local MSGH, RADDR, IMM, IETH, ATOM, ORIG, ACK, PROBE, PLANES, DETH =
+	"MSGH", "RADDR", "IMM", "IETH", "ATOM", "ORIG", "ACK", "PROBE",
+	"PLANES", "DETH"
+local part_len = { MSGH = 12, RADDR = 16, IMM = 8, IETH = 8, ATOM = 16,
+	ORIG = 8, ACK = 24, PROBE = 16, PLANES = 8, DETH = 8 }
 
 local F_ACK_REQ, F_SOLICITED, F_RETRANSMIT, F_TRIMMED = 0x01, 0x02, 0x04, 0x08
 local F_DATA = F_ACK_REQ + F_RETRANSMIT + F_TRIMMED
@@ -71,6 +72,8 @@ local opcodes = {
 	[0x08] = { "ATOMIC_FETCH_ADD", { MSGH, RADDR, ATOM }, false, F_REQ,
 		"atomic" },
 	[0x09] = { "ATOMIC_RESP", { MSGH, ORIG }, false, F_REQ, "atomic" },
+	[0x0a] = { "SEND_INV", { MSGH, IETH }, true, F_DATA + F_SOLICITED,
+		"data" },
 	[0x10] = { "ACK", { ACK }, false, 0, "ack" },
 	[0x11] = { "NAK", { ACK }, false, 0, "nak" },
 	[0x20] = { "PROBE", { PROBE }, false, 0, "path" },
@@ -128,6 +131,8 @@ f.length = ProtoField.uint32("mrc.length", "Message length", base.DEC)
 f.va = ProtoField.uint64("mrc.va", "Remote address", base.HEX)
 f.rkey = ProtoField.uint32("mrc.rkey", "Remote key", base.HEX)
 f.imm = ProtoField.uint32("mrc.imm", "Immediate data", base.HEX)
+f.inv_rkey = ProtoField.uint32("mrc.inv_rkey", "Rkey to invalidate",
+	base.HEX)
 f.swap_or_add = ProtoField.uint64("mrc.swap_or_add", "Swap or add value",
 	base.HEX)
 f.compare = ProtoField.uint64("mrc.compare", "Compare value", base.HEX)
@@ -531,6 +536,10 @@ local function dissect(tvb, pinfo, root)
 			local imm = add_u32(sub, f.imm, tvb, off)
 			reserved(sub, tvb, off + 4, 4, p)
 			info[#info + 1] = "imm " .. hex(imm, 8)
+		elseif part == IETH then
+			local rkey = add_u32(sub, f.inv_rkey, tvb, off)
+			reserved(sub, tvb, off + 4, 4, p)
+			info[#info + 1] = "invalidate " .. hex(rkey, 8)
 		elseif part == ATOM then
 			sub:add(f.swap_or_add, tvb(off, 8))
 			sub:add(f.compare, tvb(off + 8, 8))

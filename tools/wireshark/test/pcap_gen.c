@@ -202,6 +202,10 @@ static void want_fields(const struct mrc_pkt *p)
 		want_u("mrc.imm", p->imm);
 	else
 		want("mrc.imm", "");
+	if (ext & MRC_EXT_IETH)
+		want_u("mrc.inv_rkey", p->inv_rkey);
+	else
+		want("mrc.inv_rkey", "");
 	if (ext & MRC_EXT_ATOMIC) {
 		want_u("mrc.swap_or_add", p->atomic.swap_or_add);
 		want_u("mrc.compare", p->atomic.compare);
@@ -522,6 +526,10 @@ int main(int argc, char **argv)
 	emit(&p, 0);
 	data(&p, MRC_OP_SEND_IMM, MRC_F_SOLICITED, 4, 0, 10, 10);
 	emit(&p, 10);
+	data(&p, MRC_OP_SEND_INV, MRC_F_SOLICITED | MRC_F_ACK_REQ, 0x100, 0, 64,
+	     64);
+	p.inv_rkey = 0x0012349c;
+	emit(&p, 64);
 	data(&p, MRC_OP_READ_REQ, MRC_F_ACK_REQ, 5, 0x100, 0x10000, 0);
 	emit(&p, 0);
 	data(&p, MRC_OP_READ_RESP, MRC_F_RETRANSMIT, 6, 0x100, 0x10100, 512);

@@ -51,6 +51,8 @@ static void mrc_init_device_attr(struct mrc_dev *mdev)
 	attr->max_ah = MRC_MAX_AH;
 	/* `rdma link delete` is how users remove a soft device. */
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	/* REG_MR, LOCAL_INV and SEND_WITH_INV on kernel QPs (datapath.rst). */
+	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
 	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
 			    mdev->ndev->dev_addr);
 }

@@ -604,21 +604,52 @@ int mrc_mr_fast_reg(struct mrc_mr *mr, u32 key, int access)
 	return 0;
 }
 
-int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key)
+struct mrc_mr *mrc_mr_get_fast(struct mrc_dev *mdev, u64 index)
+{
+	struct mrc_mr *mr;
+
+	if (!index || index > MRC_MAX_MR)
+		return NULL;
+	rcu_read_lock();
+	mr = xa_load(&mdev->mrs.xa, index);
+	if (mr && (mr->type != MRC_MR_FAST ||
+		   !refcount_inc_not_zero(&mr->refs)))
+		mr = NULL;
+	rcu_read_unlock();
+	return mr;
+}
+
+/*
+ * The rules of an invalidation, and (@apply) the invalidation itself, under
+ * RCU: the struct stays, and a concurrent dereg makes the answer moot.
+ */
+static int mrc_mr_do_invalidate(struct mrc_dev *mdev, struct ib_pd *pd,
+				u32 key, bool apply)
 {
 	struct mrc_mr *mr;
 	int err = 0;
 
-	/* RCU keeps the struct; a concurrent dereg makes this moot. */
 	rcu_read_lock();
 	mr = xa_load(&mdev->mrs.xa, key >> MRC_MR_KEY_SHIFT);
 	if (!mr || READ_ONCE(mr->key) != key || (pd && mr->pd != pd))
 		err = -EPERM;
 	else if (mr->type != MRC_MR_FAST)
 		err = -EINVAL;
+	else if (!apply)
+		err = READ_ONCE(mr->state) == MRC_MR_BUSY ? -EINVAL : 0;
 	else if (cmpxchg(&mr->state, MRC_MR_VALID, MRC_MR_FREE) ==
 		 MRC_MR_BUSY)
 		err = -EINVAL;
 	rcu_read_unlock();
 	return err;
+}
+
+int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key)
+{
+	return mrc_mr_do_invalidate(mdev, pd, key, true);
+}
+
+int mrc_mr_may_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key)
+{
+	return mrc_mr_do_invalidate(mdev, pd, key, false);
 }

@@ -204,10 +204,20 @@ int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool is_cmp_swap,
  * already FREE stays so): -EPERM if @key names no MR (or one in another PD
  * than @pd, when @pd is given), -EINVAL if it names an MR of another kind
  * or one being registered. The QP layer maps these to completion statuses
- * and NAKs, and must set IB_DEVICE_MEM_MGT_EXTENSIONS only once it
- * executes REG_MR, LOCAL_INV and SEND_WITH_INV.
+ * and NAKs (Documentation/datapath.rst, "Memory management extensions").
  */
 int mrc_mr_fast_reg(struct mrc_mr *mr, u32 key, int access);
 int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key);
+/*
+ * mrc_mr_may_invalidate(): would mrc_mr_invalidate() succeed now? The same
+ * answers, nothing changed (a responder checks a SEND_INV's rkey on the
+ * message's first packet and invalidates at its in-order point).
+ * mrc_mr_get_fast(): the fast-reg MR of table index @index with a
+ * reference, whatever its state (a REG_MR names its MR by index, so a
+ * stale or forged index finds nothing or another MR, never freed memory);
+ * NULL if there is none.
+ */
+int mrc_mr_may_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key);
+struct mrc_mr *mrc_mr_get_fast(struct mrc_dev *mdev, u64 index);
 
 #endif /* MRC_MR_H */

@@ -327,14 +327,42 @@ static void st_fast_mr(struct mrc_mr_st *st, struct mrc_mr *mr)
 		mrc_mr_put(got);
 	}
 
+	/* A REG_MR finds its MR by index, whatever its state. */
+	got = mrc_mr_get_fast(mdev, index);
+	ST_EXPECT(st, got == mr && refcount_read(&mr->refs) == 2);
+	if (got)
+		mrc_mr_put(got);
+	ST_EXPECT(st, !mrc_mr_get_fast(mdev, 0));
+	ST_EXPECT(st, !mrc_mr_get_fast(mdev, index + 1));
+	ST_EXPECT(st, !mrc_mr_get_fast(mdev, (u64)MRC_MAX_MR + 1));
+	ST_EXPECT(st, !mrc_mr_get_fast(mdev, BIT_ULL(32) | index));
+
+	/* A SEND_INV's first packet asks; the answer changes nothing. */
+	ST_EXPECT(st, mrc_mr_may_invalidate(mdev, NULL, key + 1) == -EPERM);
+	ST_EXPECT(st, mrc_mr_may_invalidate(mdev, (struct ib_pd *)st, key) ==
+		      -EPERM);
+	ST_EXPECT(st, !mrc_mr_may_invalidate(mdev, mr->pd, key));
+	got = mrc_mr_get(mdev, key);
+	ST_EXPECT(st, got == mr);
+	if (got)
+		mrc_mr_put(got);
+	/* Being registered: neither may nor can it be invalidated. */
+	mr->state = MRC_MR_BUSY;
+	ST_EXPECT(st, mrc_mr_may_invalidate(mdev, NULL, key) == -EINVAL);
+	ST_EXPECT(st, mrc_mr_invalidate(mdev, NULL, key) == -EINVAL);
+	mr->state = MRC_MR_VALID;
+
 	ST_EXPECT(st, mrc_mr_invalidate(mdev, NULL, key + 1) == -EPERM);
 	ST_EXPECT(st, mrc_mr_invalidate(mdev, (struct ib_pd *)st, key) ==
 		      -EPERM);
 	ST_EXPECT(st, !mrc_mr_invalidate(mdev, mr->pd, key));
 	ST_EXPECT(st, !mrc_mr_get(mdev, key));
 	ST_EXPECT(st, !mrc_mr_invalidate(mdev, NULL, key));	/* FREE */
+	ST_EXPECT(st, !mrc_mr_may_invalidate(mdev, NULL, key));
 	mr->type = MRC_MR_USER;
 	ST_EXPECT(st, mrc_mr_invalidate(mdev, NULL, key) == -EINVAL);
+	ST_EXPECT(st, mrc_mr_may_invalidate(mdev, NULL, key) == -EINVAL);
+	ST_EXPECT(st, !mrc_mr_get_fast(mdev, index));
 
 	xa_erase(&mdev->mrs.xa, index);
 	ST_EXPECT(st, refcount_read(&mr->refs) == 1);

@@ -14,6 +14,7 @@
 #include "mrc.h"
 #include "mrc_ah.h"
 #include "mrc_cq.h"
+#include "mrc_mr.h"
 #include "mrc_net.h"
 #include "mrc_psn.h"
 #include "mrc_qp.h"
@@ -279,6 +280,10 @@ enum ib_wc_opcode mrc_send_wc_opcode(u32 wr_opcode)
 		return IB_WC_COMP_SWAP;
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		return IB_WC_FETCH_ADD;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
+	case IB_WR_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
 	default:
 		return IB_WC_SEND;
 	}
@@ -682,6 +687,9 @@ static bool mrc_rc_send_opcode_ok(enum ib_wr_opcode opcode)
 	case IB_WR_RDMA_READ:
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_REG_MR:
+	case IB_WR_LOCAL_INV:
 		return true;
 	default:
 		return false;
@@ -725,6 +733,19 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
 		wqe->compare_add = atomic_wr(wr)->compare_add;
 		wqe->swap = atomic_wr(wr)->swap;
 		break;
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_LOCAL_INV:
+		wqe->rkey = wr->ex.invalidate_rkey;
+		break;
+	case IB_WR_REG_MR:
+		/*
+		 * Kernel QPs only (the requester refuses it from a user
+		 * ring): the MR by its table index, the new key, the rights.
+		 */
+		wqe->remote_addr = to_mrc_mr(reg_wr(wr)->mr)->index;
+		wqe->rkey = reg_wr(wr)->key;
+		wqe->compare_add = (u32)reg_wr(wr)->access;
+		return 0;
 	default:
 		break;
 	}

@@ -264,6 +264,8 @@ static u8 mrc_wire_opcode(u32 wr_opcode)
 		return MRC_OP_SEND;
 	case IB_WR_SEND_WITH_IMM:
 		return MRC_OP_SEND_IMM;
+	case IB_WR_SEND_WITH_INV:
+		return MRC_OP_SEND_INV;
 	case IB_WR_RDMA_READ:
 		return MRC_OP_READ_REQ;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
@@ -329,6 +331,13 @@ static bool mrc_req_fetch(struct mrc_qp *qp)
 	e->opcode = mrc_wire_opcode(e->wqe.opcode);
 	qp->sq_fetched++;
 
+	if (e->wqe.opcode == IB_WR_REG_MR || e->wqe.opcode == IB_WR_LOCAL_INV) {
+		/* No user verb posts them; a forged one names no MR of ours. */
+		if (qp->user)
+			e->status = IB_WC_LOC_QP_OP_ERR;
+		e->local = true;
+		return true;
+	}
 	if (!e->opcode) {
 		e->status = IB_WC_LOC_QP_OP_ERR;
 		return true;
@@ -389,6 +398,73 @@ static bool mrc_req_fetch(struct mrc_qp *qp)
 		e->npkts = max_t(u32, 1, DIV_ROUND_UP(e->length, req->mtu));
 		e->response_done = true;
 	}
+	return true;
+}
+
+/* ---- memory management work requests ---- */
+
+/*
+ * REG_MR: the MR's staged mapping becomes live with the request's key and
+ * rights. An MR of another PD is a protection error; one that is not FREE,
+ * a key of another index, bad rights or a mapping shorter than the MR
+ * claims fail the registration (IB_WC_MW_BIND_ERR, the status verbs give
+ * memory registration failures).
+ */
+static u8 mrc_req_reg_mr(struct mrc_qp *qp, struct mrc_send_entry *e)
+{
+	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	struct mrc_mr *mr;
+	u8 status = IB_WC_SUCCESS;
+
+	mr = mrc_mr_get_fast(mdev, e->wqe.remote_addr);
+	if (!mr)
+		return IB_WC_LOC_PROT_ERR;
+	if (mr->pd != qp->ibqp.pd)
+		status = IB_WC_LOC_PROT_ERR;
+	else if (mrc_mr_fast_reg(mr, e->wqe.rkey, (int)e->wqe.compare_add))
+		status = IB_WC_MW_BIND_ERR;
+	mrc_mr_put(mr);
+	return status;
+}
+
+/*
+ * LOCAL_INV: a key that names no MR of the QP's PD is a protection error,
+ * one that names a region that cannot be invalidated (not fast-registered,
+ * or being registered) fails as a registration does.
+ */
+static u8 mrc_req_local_inv(struct mrc_qp *qp, struct mrc_send_entry *e)
+{
+	int err = mrc_mr_invalidate(to_mrc_dev(qp->ibqp.device),
+				    qp->ibqp.pd, e->wqe.rkey);
+
+	if (err == -EPERM)
+		return IB_WC_LOC_PROT_ERR;
+	return err ? IB_WC_MW_BIND_ERR : IB_WC_SUCCESS;
+}
+
+/*
+ * Executes the local operation at send_index, in send queue order; false
+ * while it must wait. A LOCAL_INV waits until every earlier request has
+ * completed (the local invalidate fence of IBA 10.6.5.1): an earlier SEND
+ * or WRITE may still need its buffers for a retransmission. REG_MR goes at
+ * once: nothing earlier can be using a region that is not yet valid.
+ */
+static void mrc_req_complete(struct mrc_qp *qp);
+
+static bool mrc_req_local_op(struct mrc_qp *qp, struct mrc_send_entry *e)
+{
+	if (e->wqe.opcode == IB_WR_LOCAL_INV) {
+		/* What finished without the network (a REG_MR) first. */
+		if (qp->sq_completed != qp->req.send_index)
+			mrc_req_complete(qp);
+		if (qp->sq_completed != qp->req.send_index ||
+		    qp->state != IB_QPS_RTS)
+			return false;
+		e->status = mrc_req_local_inv(qp, e);
+	} else {
+		e->status = mrc_req_reg_mr(qp, e);
+	}
+	e->local_done = true;
 	return true;
 }
 
@@ -464,6 +540,8 @@ static struct sk_buff *mrc_req_build(struct mrc_qp *qp,
 	pkt.raddr.va = e->wqe.remote_addr;
 	pkt.raddr.rkey = e->wqe.rkey;
 	pkt.imm = be32_to_cpu(e->wqe.imm_data);
+	if (e->opcode == MRC_OP_SEND_INV)
+		pkt.inv_rkey = e->wqe.rkey;
 
 	switch (e->opcode) {
 	case MRC_OP_READ_REQ:
@@ -514,6 +592,8 @@ static bool mrc_entry_done(struct mrc_qp *qp, struct mrc_send_entry *e)
 
 	if (e->status != IB_WC_SUCCESS)
 		return true;
+	if (e->local)
+		return e->local_done;
 	if (!e->posted || !mrc_sender_poll_done(&qp->req.sender, &done))
 		return false;
 	/* Posted in send queue order, finished in the same order. */
@@ -810,6 +890,12 @@ static bool mrc_req_send_new(struct mrc_qp *qp, struct sk_buff_head *out,
 			if (qp->state != IB_QPS_RTS)
 				break;
 			e = mrc_entry(qp, req->send_index);
+			if (e->status == IB_WC_SUCCESS && e->local) {
+				if (!mrc_req_local_op(qp, e))
+					break;
+				req->send_index++;
+				continue;
+			}
 			if (e->status == IB_WC_SUCCESS && !mrc_req_post(qp, e))
 				break;
 			req->send_index++;

@@ -71,6 +71,8 @@ struct mrc_send_entry {
 	u32 msn;
 	u8 opcode;		/* MRC_OP_* */
 	u8 status;		/* enum ib_wc_status once known */
+	bool local;		/* REG_MR or LOCAL_INV: no packets */
+	bool local_done;	/* ... and executed */
 	bool response_done;	/* READ data or atomic result arrived */
 	u32 read_received;	/* READ bytes placed so far */
 	unsigned long *read_map; /* READ: which response packets arrived */

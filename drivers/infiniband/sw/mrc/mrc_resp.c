@@ -406,7 +406,10 @@ static void mrc_resp_post_recv_wc(struct mrc_qp *qp, struct mrc_resp_recv *e,
 	if (status == IB_WC_SUCCESS) {
 		/* For WRITE_IMM too: the bytes the WRITE carried. */
 		wc.byte_len = e->length;
-		if (e->opcode != MRC_OP_SEND) {
+		if (e->opcode == MRC_OP_SEND_INV) {
+			wc.wc_flags = IB_WC_WITH_INVALIDATE;
+			wc.ex.invalidate_rkey = e->inv_rkey;
+		} else if (e->opcode != MRC_OP_SEND) {
 			wc.wc_flags = IB_WC_WITH_IMM;
 			wc.ex.imm_data = cpu_to_be32(e->imm);
 		}
@@ -557,13 +560,29 @@ static struct mrc_mr *mrc_resp_rkey(struct mrc_resp_ctx *ctx, u32 rkey,
 	return mr;
 }
 
-static void mrc_resp_recv_ready(struct mrc_resp_ctx *ctx, u32 rsn)
+/*
+ * The in-order point passed the last PSN @psn of the message of receive
+ * @rsn. A SEND_INV invalidates its rkey now, before the receive completes,
+ * so that the ULP seeing the completion finds the region invalid. Its
+ * rkey was checked on the message's first packet; if the region changed
+ * since (the ULP invalidated or re-registered it meanwhile), the message
+ * fails as it would have then.
+ */
+static void mrc_resp_recv_ready(struct mrc_resp_ctx *ctx, u32 psn, u32 rsn)
 {
 	struct mrc_resp_state *resp = &ctx->qp->resp;
+	struct mrc_resp_recv *e;
 
 	if (rsn - resp->rsn_done >= resp->rsn_fetched - resp->rsn_done)
 		return;
-	mrc_resp_recv(resp, rsn)->ready = true;
+	e = mrc_resp_recv(resp, rsn);
+	if (e->opcode == MRC_OP_SEND_INV && e->status == IB_WC_SUCCESS &&
+	    mrc_mr_invalidate(ctx->mdev, ctx->qp->ibqp.pd, e->inv_rkey)) {
+		e->status = IB_WC_REM_INV_REQ_ERR;
+		mrc_resp_fatal(ctx, psn, MRC_NAK_INVALID_REQUEST, true, rsn);
+		return;
+	}
+	e->ready = true;
 	mrc_resp_complete_recvs(ctx->qp);
 }
 
@@ -791,7 +810,7 @@ static void mrc_resp_advance(struct mrc_resp_ctx *ctx)
 		slot->type = MRC_RESP_ACT_NONE;
 		switch (a.type) {
 		case MRC_RESP_ACT_RECV:
-			mrc_resp_recv_ready(ctx, a.arg);
+			mrc_resp_recv_ready(ctx, psn, a.arg);
 			break;
 		case MRC_RESP_ACT_RD_ATOMIC:
 			mrc_resp_rd_execute(ctx, a.arg);
@@ -906,11 +925,19 @@ static void mrc_resp_recv_packet(struct mrc_resp_ctx *ctx,
 		e->opcode = opcode;
 		e->length = pkt->msgh.length;
 		e->imm = pkt->imm;
+		e->inv_rkey = pkt->inv_rkey;
 		e->solicited = pkt->hdr.flags & MRC_F_SOLICITED;
 		e->last_psn = psn;
 		if (e->status == IB_WC_SUCCESS && opcode != MRC_OP_WRITE_IMM)
 			e->status = mrc_resp_check_recv(ctx, e);
-	} else if (e->opcode != opcode || e->length != pkt->msgh.length) {
+		/* A region we could not invalidate fails the message whole. */
+		if (e->status == IB_WC_SUCCESS && opcode == MRC_OP_SEND_INV &&
+		    mrc_mr_may_invalidate(ctx->mdev, ctx->qp->ibqp.pd,
+					  e->inv_rkey)) {
+			e->status = IB_WC_REM_INV_REQ_ERR;
+		}
+	} else if (e->opcode != opcode || e->length != pkt->msgh.length ||
+		   e->inv_rkey != pkt->inv_rkey) {
 		/* Two different messages claim one receive. */
 		mrc_resp_nak_later(ctx, psn, MRC_NAK_INVALID_REQUEST, false, 0);
 		return;
@@ -923,7 +950,8 @@ static void mrc_resp_recv_packet(struct mrc_resp_ctx *ctx,
 		e->status = IB_WC_LOC_PROT_ERR;
 	if (e->status != IB_WC_SUCCESS) {
 		mrc_resp_nak_later(ctx, psn,
-				   e->status == IB_WC_LOC_LEN_ERR ?
+				   e->status == IB_WC_LOC_LEN_ERR ||
+				   e->status == IB_WC_REM_INV_REQ_ERR ?
 				   MRC_NAK_INVALID_REQUEST :
 				   MRC_NAK_REMOTE_OP_ERROR, true, rsn);
 		return;

@@ -57,6 +57,7 @@ struct mrc_resp_recv {
 	u32 placed;		/* payload bytes of the message placed */
 	u32 last_psn;		/* highest PSN of the message seen */
 	u32 imm;
+	u32 inv_rkey;		/* SEND_INV: our rkey it invalidates */
 	u8 status;		/* enum ib_wc_status to complete with */
 	u8 opcode;		/* MRC_OP_*, 0 until the first packet */
 	bool solicited;

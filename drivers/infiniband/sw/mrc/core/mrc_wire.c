@@ -58,6 +58,11 @@ static const struct mrc_opcode_info mrc_opcodes[MRC_OP_MAX + 1] = {
 		MRC_BASE_HDR_LEN + MRC_MSGH_LEN + MRC_IMM_LEN,
 		MRC_F_DATA | MRC_F_SOLICITED, true,
 		MRC_OPC_REQUEST | MRC_OPC_DATA | MRC_OPC_CONSUMES_RECV },
+	[MRC_OP_SEND_INV] = {
+		"SEND_INV", MRC_EXT_MSGH | MRC_EXT_IETH,
+		MRC_BASE_HDR_LEN + MRC_MSGH_LEN + MRC_IETH_LEN,
+		MRC_F_DATA | MRC_F_SOLICITED, true,
+		MRC_OPC_REQUEST | MRC_OPC_DATA | MRC_OPC_CONSUMES_RECV },
 	[MRC_OP_READ_REQ] = {
 		"READ_REQ", MRC_EXT_MSGH | MRC_EXT_RADDR,
 		MRC_BASE_HDR_LEN + MRC_MSGH_LEN + MRC_RADDR_LEN,
@@ -421,6 +426,10 @@ int mrc_encode(u8 *buf, size_t buflen, const struct mrc_pkt *pkt)
 		p = mrc_wr32(p, pkt->imm);
 		p = mrc_wr32(p, 0);
 	}
+	if (ext & MRC_EXT_IETH) {
+		p = mrc_wr32(p, pkt->inv_rkey);
+		p = mrc_wr32(p, 0);
+	}
 	if (ext & MRC_EXT_ATOMIC) {
 		p = mrc_wr64(p, pkt->atomic.swap_or_add);
 		p = mrc_wr64(p, pkt->atomic.compare);
@@ -491,6 +500,11 @@ static enum mrc_drop_reason mrc_decode_ext(const u8 *p, u32 ext,
 	}
 	if (ext & MRC_EXT_IMM) {
 		p = mrc_rd32(p, &pkt->imm);
+		p = mrc_rd32(p, &v);
+		rsvd |= v;
+	}
+	if (ext & MRC_EXT_IETH) {
+		p = mrc_rd32(p, &pkt->inv_rkey);
 		p = mrc_rd32(p, &v);
 		rsvd |= v;
 	}

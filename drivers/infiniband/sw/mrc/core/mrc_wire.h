@@ -30,6 +30,7 @@
 #define MRC_PROBE_LEN		16
 #define MRC_PLANE_STATE_LEN	8	/* sequence, planes, down mask */
 #define MRC_DETH_LEN		8	/* Q_Key, reserved */
+#define MRC_IETH_LEN		8	/* rkey to invalidate, reserved */
 #define MRC_SACK_WORD_LEN	8
 
 #define MRC_SACK_MAX_WORDS	4
@@ -77,6 +78,7 @@ enum mrc_opcode {
 	MRC_OP_ATOMIC_CMP_SWAP	= 0x07,
 	MRC_OP_ATOMIC_FETCH_ADD	= 0x08,
 	MRC_OP_ATOMIC_RESP	= 0x09,
+	MRC_OP_SEND_INV		= 0x0a,	/* SEND that invalidates an rkey */
 	MRC_OP_ACK		= 0x10,
 	MRC_OP_NAK		= 0x11,
 	MRC_OP_PROBE		= 0x20,
@@ -125,6 +127,7 @@ enum mrc_syndrome {
 #define MRC_EXT_PROBE		0x40
 #define MRC_EXT_DETH		0x80	/* first on the wire, see below */
 #define MRC_EXT_PLANES		0x100
+#define MRC_EXT_IETH		0x200	/* after MSGH */
 
 /*
  * Why mrc_decode() refused a packet. mrc_decode() returns the negated
@@ -274,6 +277,8 @@ struct mrc_plane_state {
  * @plane_state: MRC_EXT_PLANES
  * @qkey: MRC_EXT_DETH: the Q_Key the sender resolved for the datagram; the
  *	receiving QP accepts only its own
+ * @inv_rkey: MRC_EXT_IETH: the responder's rkey that SEND_INV invalidates,
+ *	the same in every packet of the message
  * @ext: MRC_EXT_* parts present (set by mrc_decode(); mrc_encode() uses
  *	mrc_opcode_ext(@hdr.opcode) and ignores it)
  * @payload_off: where the payload starts, = header length (mrc_decode())
@@ -295,6 +300,7 @@ struct mrc_pkt {
 	struct mrc_probe probe;
 	struct mrc_plane_state plane_state;
 	u32 qkey;
+	u32 inv_rkey;
 	u32 ext;
 	u32 payload_off;
 	u32 payload_present;
