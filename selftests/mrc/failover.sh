@@ -93,15 +93,26 @@ find_hosts()
 }
 find_hosts || ktap_skip_all "no IPv6 GID on mrch1 or mrch5"
 
+# FIELD (plane, netdev, state, tx, via-master) of each plane of IBDEV, or
+# of plane PLANE, from the controller's dump by name: mrcctl itself, not
+# lib.sh's mrc_planes, because the port case polls plane_is every 0.1 s
+# and a Python start takes seconds under emulation.
+plane_field()	# IBDEV FIELD [PLANE]
+{
+	"$MRCCTL" planes "$1" | awk -v f="$2" -v p="${3:-}" '
+		{ delete v; for (i = 1; i < NF; i += 2) v[$i] = $(i + 1) }
+		p == "" || v["plane"] == p { print v[f] }'
+}
+
 # Packets IBDEV sent on each plane: "P0 P1".
 plane_tx()	# IBDEV
 {
-	mrc_planes "$1" tx | tr '\n' ' '
+	plane_field "$1" tx | tr '\n' ' '
 }
 
 plane_state()	# IBDEV PLANE: up or down
 {
-	mrc_plane "$1" "$2" state
+	plane_field "$1" state "$2"
 }
 
 plane_is()	# IBDEV PLANE up|down
