@@ -151,6 +151,16 @@ struct mrc_nl_path {
 	uint64_t sent, acked, lost, probes;
 };
 
+/* One message of PLANE_GET: a plane of the device, and its counters. */
+struct mrc_nl_plane {
+	char dev[MRC_NL_NAME_MAX];	/* "" if the answer did not say */
+	char netdev[MRC_NL_NAME_MAX];	/* the device's; "" if not said */
+	uint32_t index;
+	char lower[MRC_NL_NAME_MAX];	/* the plane's netdev; "" if none */
+	bool up;
+	uint64_t tx_packets, tx_via_master;
+};
+
 /* The CC nest; @has has bit N set for each MRC_CTL_CC_A_* N given. */
 struct mrc_nl_cc {
 	uint32_t has;
@@ -232,6 +242,7 @@ struct nlmsghdr *mrc_nl_req_cc_set(struct mrc_nl *nl, const char *dev,
 /* @peer (16 bytes) NULL: the QPs to every peer. */
 struct nlmsghdr *mrc_nl_req_path_dump(struct mrc_nl *nl, const char *dev,
 				      const uint8_t *peer);
+struct nlmsghdr *mrc_nl_req_plane_dump(struct mrc_nl *nl, const char *dev);
 
 /*
  * --- mrc_ctl_nl_msg.c: answers, one message each call. Decoders return
@@ -247,6 +258,8 @@ int mrc_nl_decode_profile(const struct nlmsghdr *nlh,
 int mrc_nl_decode_ev(const struct nlmsghdr *nlh, uint32_t *id,
 		     struct mrc_nl_ev *ev);
 int mrc_nl_decode_path(const struct nlmsghdr *nlh, struct mrc_nl_path *path);
+int mrc_nl_decode_plane(const struct nlmsghdr *nlh,
+			struct mrc_nl_plane *plane);
 int mrc_nl_decode_cc(const struct nlmsghdr *nlh, struct mrc_nl_cc_state *st);
 
 /* @data: struct mrc_nl_dev. */
@@ -314,6 +327,9 @@ int mrc_nl_ev_set(struct mrc_nl *nl, const char *dev, uint32_t id,
 int mrc_nl_path_list(struct mrc_nl *nl, const char *dev, const uint8_t *peer,
 		     int (*cb)(const struct mrc_nl_path *path, void *arg),
 		     void *arg);
+int mrc_nl_plane_list(struct mrc_nl *nl, const char *dev,
+		      int (*cb)(const struct mrc_nl_plane *plane, void *arg),
+		      void *arg);
 int mrc_nl_cc_get(struct mrc_nl *nl, const char *dev,
 		  struct mrc_nl_cc_state *st);
 /* As mrc_nl_req_cc_set(). */

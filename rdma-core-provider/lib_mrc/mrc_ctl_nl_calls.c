@@ -38,12 +38,13 @@ static int mrc_nl_refuse(struct mrc_nl *nl)
  */
 struct mrc_nl_walk {
 	enum { MRC_NL_WALK_DEV, MRC_NL_WALK_PROFILE, MRC_NL_WALK_EV,
-	       MRC_NL_WALK_PATH } kind;
+	       MRC_NL_WALK_PATH, MRC_NL_WALK_PLANE } kind;
 	union {
 		int (*dev)(const struct mrc_nl_dev *d, void *arg);
 		int (*profile)(const struct mrc_nl_profile *p, void *arg);
 		int (*ev)(const struct mrc_nl_ev *ev, void *arg);
 		int (*path)(const struct mrc_nl_path *path, void *arg);
+		int (*plane)(const struct mrc_nl_plane *plane, void *arg);
 	} cb;
 	void *arg;
 };
@@ -56,6 +57,7 @@ static int mrc_nl_walk_one(const struct nlmsghdr *nlh, void *data)
 		struct mrc_nl_profile profile;
 		struct mrc_nl_ev ev;
 		struct mrc_nl_path path;
+		struct mrc_nl_plane plane;
 	} u;
 	uint32_t id;
 	int err;
@@ -76,10 +78,15 @@ static int mrc_nl_walk_one(const struct nlmsghdr *nlh, void *data)
 		if (!err)
 			err = walk->cb.ev(&u.ev, walk->arg);
 		break;
-	default:
+	case MRC_NL_WALK_PATH:
 		err = mrc_nl_decode_path(nlh, &u.path);
 		if (!err)
 			err = walk->cb.path(&u.path, walk->arg);
+		break;
+	default:
+		err = mrc_nl_decode_plane(nlh, &u.plane);
+		if (!err)
+			err = walk->cb.plane(&u.plane, walk->arg);
 	}
 	if (!err)
 		return MNL_CB_OK;
@@ -188,6 +195,20 @@ int mrc_nl_path_list(struct mrc_nl *nl, const char *dev, const uint8_t *peer,
 	if (mrc_nl_dev_ok(dev))
 		return mrc_nl_refuse(nl);
 	return mrc_nl_talk(nl, mrc_nl_req_path_dump(nl, dev, peer),
+			   mrc_nl_walk_one, &walk);
+}
+
+int mrc_nl_plane_list(struct mrc_nl *nl, const char *dev,
+		      int (*cb)(const struct mrc_nl_plane *plane, void *arg),
+		      void *arg)
+{
+	struct mrc_nl_walk walk = {
+		.kind = MRC_NL_WALK_PLANE, .cb.plane = cb, .arg = arg,
+	};
+
+	if (mrc_nl_dev_ok(dev))
+		return mrc_nl_refuse(nl);
+	return mrc_nl_talk(nl, mrc_nl_req_plane_dump(nl, dev),
 			   mrc_nl_walk_one, &walk);
 }
 

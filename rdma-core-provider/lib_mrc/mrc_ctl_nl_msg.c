@@ -351,6 +351,11 @@ struct nlmsghdr *mrc_nl_req_path_dump(struct mrc_nl *nl, const char *dev,
 	return nlh;
 }
 
+struct nlmsghdr *mrc_nl_req_plane_dump(struct mrc_nl *nl, const char *dev)
+{
+	return mrc_nl_req(nl, MRC_CTL_CMD_PLANE_GET, NLM_F_DUMP, dev);
+}
+
 /* ------------------------------------------------------------------ */
 /* Answers                                                             */
 /* ------------------------------------------------------------------ */
@@ -444,6 +449,7 @@ static const enum mnl_attr_data_type mrc_nl_types[MRC_CTL_A_MAX + 1] = {
 	[MRC_CTL_A_TXQ_PACKETS] = MNL_TYPE_U32,
 	[MRC_CTL_A_CC_RTT_FROM_BUILD] = MNL_TYPE_U8,
 	[MRC_CTL_A_PRESET] = MNL_TYPE_NUL_STRING,
+	[MRC_CTL_A_PLANE] = MNL_TYPE_NESTED,
 };
 
 static const uint8_t mrc_nl_lens[MRC_CTL_A_MAX + 1] = {
@@ -474,6 +480,14 @@ static const enum mnl_attr_data_type mrc_nl_field_types[MRC_CTL_FIELD_A_MAX + 1]
 	[MRC_CTL_FIELD_A_MIN_VAL] = MNL_TYPE_U32,
 	[MRC_CTL_FIELD_A_MAX_VAL] = MNL_TYPE_U32,
 	[MRC_CTL_FIELD_A_MASK] = MNL_TYPE_U32,
+};
+
+static const enum mnl_attr_data_type mrc_nl_plane_types[MRC_CTL_PLANE_A_MAX + 1] = {
+	[MRC_CTL_PLANE_A_INDEX] = MNL_TYPE_U32,
+	[MRC_CTL_PLANE_A_NETDEV] = MNL_TYPE_NUL_STRING,
+	[MRC_CTL_PLANE_A_UP] = MNL_TYPE_U8,
+	[MRC_CTL_PLANE_A_TX_PACKETS] = MNL_TYPE_U64,
+	[MRC_CTL_PLANE_A_TX_VIA_MASTER] = MNL_TYPE_U64,
 };
 
 static const enum mnl_attr_data_type mrc_nl_cc_types[MRC_CTL_CC_A_MAX + 1] = {
@@ -786,6 +800,40 @@ int mrc_nl_parse_path(const struct nlmsghdr *nlh, void *data)
 	    path.ev.state == MRC_NL_EV_ASSUMED_BAD)
 		paths->bad[path.profile_index] = true;
 	return MNL_CB_OK;
+}
+
+/* A plane: its index and state always, its counters when given. */
+int mrc_nl_decode_plane(const struct nlmsghdr *nlh,
+			struct mrc_nl_plane *plane)
+{
+	const struct nlattr *tb[MRC_CTL_A_MAX + 1];
+	const struct nlattr *ptb[MRC_CTL_PLANE_A_MAX + 1];
+
+	memset(plane, 0, sizeof(*plane));
+	if (mrc_nl_parse_top(nlh, tb) || !tb[MRC_CTL_A_PLANE] ||
+	    mrc_nl_parse_nest(tb[MRC_CTL_A_PLANE], ptb, MRC_CTL_PLANE_A_MAX) ||
+	    !mrc_nl_valid(ptb, MRC_CTL_PLANE_A_MAX, mrc_nl_plane_types,
+			  NULL) ||
+	    !ptb[MRC_CTL_PLANE_A_INDEX] || !ptb[MRC_CTL_PLANE_A_UP] ||
+	    (tb[MRC_CTL_A_DEV] &&
+	     mrc_nl_get_str(tb[MRC_CTL_A_DEV], plane->dev,
+			    sizeof(plane->dev))) ||
+	    (tb[MRC_CTL_A_NETDEV] &&
+	     mrc_nl_get_str(tb[MRC_CTL_A_NETDEV], plane->netdev,
+			    sizeof(plane->netdev))) ||
+	    (ptb[MRC_CTL_PLANE_A_NETDEV] &&
+	     mrc_nl_get_str(ptb[MRC_CTL_PLANE_A_NETDEV], plane->lower,
+			    sizeof(plane->lower))))
+		return EBADMSG;
+	plane->index = mnl_attr_get_u32(ptb[MRC_CTL_PLANE_A_INDEX]);
+	plane->up = mnl_attr_get_u8(ptb[MRC_CTL_PLANE_A_UP]);
+	if (ptb[MRC_CTL_PLANE_A_TX_PACKETS])
+		plane->tx_packets =
+			mnl_attr_get_u64(ptb[MRC_CTL_PLANE_A_TX_PACKETS]);
+	if (ptb[MRC_CTL_PLANE_A_TX_VIA_MASTER])
+		plane->tx_via_master =
+			mnl_attr_get_u64(ptb[MRC_CTL_PLANE_A_TX_VIA_MASTER]);
+	return 0;
 }
 
 int mrc_nl_decode_cc(const struct nlmsghdr *nlh, struct mrc_nl_cc_state *st)

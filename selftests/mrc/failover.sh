@@ -29,7 +29,6 @@ mrc_require_loaded
 FABRIC=$MRC_TOP/scripts/mrc-fabric
 MRCCTL=$MRC_TOP/tools/mrcctl/mrcctl
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
-PLANES=/sys/kernel/debug/mrc/planes
 PATHS=/sys/kernel/debug/mrc/paths
 RUN_SECONDS=${MRC_FAILOVER_SECONDS:-30}
 FLAP_LINK=p1t0s1-p1t1s2
@@ -58,7 +57,7 @@ RETRY_EXC_LIMIT=${MRC_FAILOVER_RETRY_LIMIT:-60}
 [ -x "$SAMPLER" ] || ktap_skip_all "no $SAMPLER"
 PORT_BPS=$("$SAMPLER" rate-bits "$PORT_RATE") ||
 	ktap_skip_all "MRC_FAILOVER_PORT_RATE: not a tc rate: $PORT_RATE"
-[ -r "$PLANES" ] || ktap_skip_all "no $PLANES (debugfs)"
+[ -r "$PATHS" ] || ktap_skip_all "no $PATHS (debugfs)"
 command -v ib_write_bw >/dev/null || ktap_skip_all "needs perftest"
 # rdma_rxe would take the UDP port our devices use.
 [ -d /sys/module/rdma_rxe ] && rmmod rdma_rxe 2>/dev/null
@@ -94,15 +93,26 @@ find_hosts()
 }
 find_hosts || ktap_skip_all "no IPv6 GID on mrch1 or mrch5"
 
+# FIELD (plane, netdev, state, tx, via-master) of each plane of IBDEV, or
+# of plane PLANE, from the controller's dump by name: mrcctl itself, not
+# lib.sh's mrc_planes, because the port case polls plane_is every 0.1 s
+# and a Python start takes seconds under emulation.
+plane_field()	# IBDEV FIELD [PLANE]
+{
+	"$MRCCTL" planes "$1" | awk -v f="$2" -v p="${3:-}" '
+		{ delete v; for (i = 1; i < NF; i += 2) v[$i] = $(i + 1) }
+		p == "" || v["plane"] == p { print v[f] }'
+}
+
 # Packets IBDEV sent on each plane: "P0 P1".
 plane_tx()	# IBDEV
 {
-	awk -v d="$1" '$1 == d { printf "%s ", $6 }' "$PLANES"
+	plane_field "$1" tx | tr '\n' ' '
 }
 
 plane_state()	# IBDEV PLANE: up or down
 {
-	awk -v d="$1" -v p="$2" '$1 == d && $3 == p { print $5 }' "$PLANES"
+	plane_field "$1" state "$2"
 }
 
 plane_is()	# IBDEV PLANE up|down

@@ -145,8 +145,8 @@ wait_for()	# SECONDS COMMAND...
 	"$@"
 }
 
-# The lab library (mrclab/) for shell: one GID lookup and one counter
-# reader for every test, the Python tests' own.
+# The lab library (mrclab/) for shell: one GID lookup, one counter reader
+# and one plane reader for every test, the Python tests' own.
 mrclab()	# WHAT ARGS... (python3 -m mrclab --help)
 {
 	PYTHONPATH="$MRC_SELFTEST_DIR${PYTHONPATH:+:$PYTHONPATH}" \
@@ -164,6 +164,22 @@ mrc_gid_index()	# IBDEV ADDR [SECONDS]
 mrc_counters()	# IBDEV [NAME...]
 {
 	mrclab counters "$@"
+}
+
+# IBDEV's planes (the controller's PLANE_GET, through mrcctl), one line per
+# plane of the FIELDs named, in that order: index, netdev ("-": an empty
+# slot), state (up or down), tx, via_master; all five when none is named.
+mrc_planes()	# IBDEV [FIELD...]
+{
+	mrclab planes "$@"
+}
+
+# The FIELDs of plane N of IBDEV on one line; nothing if it has no plane N.
+mrc_plane()	# IBDEV N [FIELD...]
+{
+	local dev=$1 n=$2
+	shift 2
+	mrclab planes --plane "$n" "$dev" "$@"
 }
 
 ib_exists()	# IBDEV

@@ -6,7 +6,8 @@
 # profile, and the errors a controller gets for bad requests. Then, between two
 # hosts carrying the integrity test's traffic (two runs at once, every
 # byte checked), the per-connection EV listing (mrcctl paths) of live QPs,
-# and spraying on and off seen through it.
+# and spraying on and off seen through it; the planes (mrcctl planes) of a
+# device on a plain netdev, its state and its count of packets sent.
 # lab-timeout: 420
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -32,7 +33,7 @@ make_veth mrcc0 mrcc0p || ktap_skip_all "cannot create a veth pair"
 rdma link add mrc0 type mrc netdev mrcc0 ||
 	ktap_skip_all "rdma link add failed (see link.sh)"
 
-ktap_begin 45
+ktap_begin 48
 
 # expect_error ERRNO-TEXT COMMAND...: fails, and says why with that errno.
 expect_error()
@@ -301,6 +302,30 @@ ktap_check "paths_unknown_device_is_ENODEV" \
 ktap_check "paths_without_qps_is_empty" \
 	sh -c "out=\$('$MRCCTL' paths mrc0) && [ -z \"\$out\" ]"
 
+ktap_check "planes_unknown_device_is_ENODEV" \
+	expect_error "No such device: no such RDMA device" \
+	"$MRCCTL" planes nosuch0
+# A device on a plain netdev has one plane, the netdev itself, which
+# follows its state; anyone may read it.
+plain_netdev_plane()
+{
+	local re='^plane 0 netdev mrcc0 state %s tx [0-9]+ via-master [0-9]+$'
+	local out
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$MRCCTL" planes mrc0) || return 1
+	echo "$out"
+	[ "$(echo "$out" | wc -l)" -eq 1 ] &&
+		echo "$out" | grep -Eq "$(printf "$re" up)" || return 1
+	ip link set mrcc0 down || return 1
+	wait_for 5 sh -c "'$MRCCTL' planes mrc0 | grep -Eq '$(printf "$re" down)'"
+	out=$?
+	"$MRCCTL" planes mrc0
+	ip link set mrcc0 up || return 1
+	[ "$out" -eq 0 ] &&
+		wait_for 5 sh -c "'$MRCCTL' planes mrc0 | grep -Eq '$(printf "$re" up)'"
+}
+ktap_check "planes_one_plain_netdev_follows_its_state" plain_netdev_plane
+
 delete_default()
 {
 	"$MRCCTL" profile del mrc0 3 &&
@@ -368,6 +393,7 @@ if [ "$live" = yes ]; then
 		mrc1 "$MRC_HOST_B" >"$tmp/run2" 2>&1 &
 	run2=$!
 	wait_for 50 all_evs_sent
+	planes_during=$("$MRCCTL" planes mrc0)
 fi
 
 live_listing()
@@ -388,6 +414,20 @@ live_listing()
 	# Each end's (QP, peer QP) is the other's, reversed.
 	[ "$(awk '$1 == "qp" { print $2, $4 }' "$tmp/paths0" | sort)" = \
 	  "$(awk '$1 == "qp" { print $4, $2 }' "$tmp/paths1" | sort)" ]
+}
+# mrc0's one plane, mrcva, carried the runs' packets: between a listing
+# once every EV has sent and one after the runs, its tx count rose. (The
+# listings take no time from the runs' checks, which need their QPs.)
+plane_tx_of()	# "mrcctl planes" OUTPUT
+{
+	echo "$1" | awk '{ for (i = 1; i < NF; i++) if ($i == "tx") print $(i + 1) }'
+}
+planes_tx_rises()	# BEFORE AFTER
+{
+	local re='^plane 0 netdev mrcva state up tx [0-9]+ via-master [0-9]+$'
+	printf 'during the runs: %s\nafter: %s\n' "$1" "$2"
+	echo "$1" | grep -Eqx "$re" && echo "$2" | grep -Eqx "$re" &&
+	[ "$(plane_tx_of "$2")" -gt "$(plane_tx_of "$1")" ]
 }
 peer_filter()
 {
@@ -456,12 +496,15 @@ if [ "$live" = yes ]; then
 	status2=$?
 	run1= run2=
 	ktap_check "traffic_intact" traffic_ended $status1 $status2
+	ktap_check "planes_tx_rises_with_traffic" planes_tx_rises \
+		"$planes_during" "$("$MRCCTL" planes mrc0)"
 	ktap_check "paths_empty_once_qps_are_gone" \
 		wait_for 10 sh -c "[ -z \"\$('$MRCCTL' paths mrc0)\" ]"
 else
 	for name in paths_lists_every_ev_of_live_qps_across_dump_calls \
 		    paths_peer_filter spraying_uses_all_256_evs \
 		    spray_off_keeps_each_qp_on_one_ev traffic_intact \
+		    planes_tx_rises_with_traffic \
 		    paths_empty_once_qps_are_gone; do
 		ktap_skip "$name" "$live"
 	done

@@ -53,11 +53,13 @@ B6=$("$FABRIC" addr h5 | sed -n 1p)
 A4=$("$FABRIC" addr h1 | sed -n 2p)
 B4=$("$FABRIC" addr h5 | sed -n 2p)
 
-# Per plane of both ends: "TX VIA_MASTER TX VIA_MASTER ...".
+# Per plane of both ends: "DEV TX VIA_MASTER DEV TX VIA_MASTER ...".
 plane_tx()
 {
-	awk '$1 == "mrch1" || $1 == "mrch5" { printf "%s %s %s ", $1, $6, $7 }' \
-		/sys/kernel/debug/mrc/planes
+	local dev
+	for dev in mrch1 mrch5; do
+		mrc_planes $dev tx via_master | sed "s/^/$dev /"
+	done | tr '\n' ' '
 }
 
 # Every plane of both ends sent packets between two plane_tx samples, each

@@ -462,6 +462,27 @@ def t_mrcctl_paths():
     expect_raises(ValueError, mrcctl.parse_paths, "paths of mrc0\n")
 
 
+MRCCTL_PLANES = """\
+plane 0 netdev - state down tx 12 via-master 3
+plane 1 netdev pa1 state up tx 5000000000 via-master 0
+"""
+
+
+def t_mrcctl_planes():
+    planes = mrcctl.parse_planes(MRCCTL_PLANES)
+    expect_eq([(p.index, p.netdev, p.state, p.up, p.tx, p.via_master)
+               for p in planes],
+              [(0, None, "down", False, 12, 3),
+               (1, "pa1", "up", True, 5000000000, 0)])
+    expect_eq(mrcctl.parse_planes(""), [])
+    expect_raises(ValueError, mrcctl.parse_planes, "plane 0 netdev pa0\n")
+    expect_raises(ValueError, mrcctl.parse_planes,
+                  "plane 0 netdev pa0 state sideways tx 1 via-master 0\n")
+    expect_raises(ValueError, mrcctl.parse_planes,
+                  "plane 0 netdev pa0 state up tx many via-master 0\n")
+    expect_raises(ValueError, mrcctl.parse_planes, "qp 1 dest-qp 2\n")
+
+
 def t_lab():
     expect_eq(lab.TOP, TOP, "the tree, from the library's place")
     expect(os.path.exists(lab.selftest_file("integrity.c")),
@@ -503,6 +524,44 @@ def t_shell_entry():
         expect("nosuch" in err.getvalue(), "and is named")
     finally:
         rdma.counters = saved
+    saved = mrcctl.planes
+    mrcctl.planes = lambda dev, ns=None: mrcctl.parse_planes(MRCCTL_PLANES)
+    try:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = cli.main(["planes", "mrc0"])
+        expect_eq((status, out.getvalue()),
+                  (0, "0 - down 12 3\n1 pa1 up 5000000000 0\n"),
+                  "every field of every plane")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = cli.main(["planes", "--plane", "1", "mrc0", "tx",
+                               "state"])
+        expect_eq((status, out.getvalue()), (0, "5000000000 up\n"),
+                  "one plane's named fields, in the order asked")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = cli.main(["planes", "--plane", "2", "mrc0"])
+        expect_eq((status, out.getvalue()), (0, ""), "no plane 2: nothing")
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli.main(["planes", "mrc0", "tx", "colour"])
+        expect_eq((status, out.getvalue()), (2, ""), "an unknown field")
+        expect("colour" in err.getvalue(), "is named")
+    finally:
+        mrcctl.planes = saved
+    # A real command that fails: its status and its reason.
+    saved = mrcctl.mrcctl
+    mrcctl.mrcctl = lambda: "false"
+    try:
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(err):
+            status = cli.main(["planes", "mrc0"])
+        expect_eq(status, 1, "mrcctl failed")
+        expect("mrc0" in err.getvalue(), "the reason names the device")
+    finally:
+        mrcctl.mrcctl = saved
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), \
             contextlib.redirect_stderr(err):

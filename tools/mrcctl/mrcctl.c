@@ -2,9 +2,9 @@
 /*
  * mrcctl: the path controller's command line. It programs an mrc device's
  * EV profiles, denies or allows single EVs, sets the device's spraying,
- * DSCPs and CC profile, and lists every connection's EV states, over the
- * "mrc" generic netlink family (include/uapi/rdma/mrc-ctl.h,
- * Documentation/controller.rst).
+ * DSCPs and CC profile, and lists every connection's EV states and the
+ * device's planes, over the "mrc" generic netlink family
+ * (include/uapi/rdma/mrc-ctl.h, Documentation/controller.rst).
  *
  * It parses arguments and prints answers; every request and answer goes
  * through lib_mrc's netlink layer (rdma-core-provider/lib_mrc/
@@ -42,6 +42,7 @@ static const char *usage_text =
 "  mrcctl ev show DEV ID\n"
 "  mrcctl ev deny|allow DEV ID INDEX|PLANE:VALUE\n"
 "  mrcctl paths DEV [peer ADDR]\n"
+"  mrcctl planes DEV\n"
 "  mrcctl cc DEV show|enable|disable|reset\n"
 "  mrcctl cc DEV set PARAM VALUE|PARAM=VALUE...\n"
 "      PARAM: base_rtt target_delay qa_threshold (ns, or with a unit:\n"
@@ -382,6 +383,17 @@ static int print_path(const struct mrc_nl_path *path, void *arg)
 	return 0;
 }
 
+/* One line per plane; "-" for the netdev of an empty slot. */
+static int print_plane(const struct mrc_nl_plane *plane, void *arg)
+{
+	(void)arg;
+	printf("plane %u netdev %s state %s tx %" PRIu64 " via-master %" PRIu64
+	       "\n", plane->index, plane->lower[0] ? plane->lower : "-",
+	       plane->up ? "up" : "down", plane->tx_packets,
+	       plane->tx_via_master);
+	return 0;
+}
+
 /* The CC parameters by name, in the order they are shown. */
 enum cc_kind { CC_TIME, CC_U32, CC_BOOL };
 
@@ -657,6 +669,14 @@ static int cmd_paths(struct mrc_nl *nl, int argc, char **argv)
 	return 0;
 }
 
+static int cmd_planes(struct mrc_nl *nl, int argc, char **argv)
+{
+	if (argc != 1)
+		usage();
+	check(nl, mrc_nl_plane_list(nl, argv[0], print_plane, NULL));
+	return 0;
+}
+
 static const struct cc_param *find_cc_param(const char *name, size_t len)
 {
 	char canon[32];
@@ -766,6 +786,8 @@ int main(int argc, char **argv)
 		err = cmd_ev(nl, argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "paths"))
 		err = cmd_paths(nl, argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "planes"))
+		err = cmd_planes(nl, argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "cc"))
 		err = cmd_cc(nl, argc - 2, argv + 2);
 	else

@@ -200,6 +200,27 @@ static void answer_path(struct fake_nl_answer *a, uint32_t qpn,
 	fake_nl_msg_end(a, nlh);
 }
 
+/* @lower NULL: an empty slot. */
+static void answer_plane(struct fake_nl_answer *a, uint32_t index,
+			 const char *lower, uint8_t up, uint64_t tx,
+			 uint64_t via_master)
+{
+	struct nlmsghdr *nlh = fake_nl_msg(a, MRC_CTL_CMD_PLANE_GET);
+	struct nlattr *nest;
+
+	mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, "mrc0");
+	mnl_attr_put_strz(nlh, MRC_CTL_A_NETDEV, "bond0");
+	nest = mnl_attr_nest_start(nlh, MRC_CTL_A_PLANE);
+	mnl_attr_put_u32(nlh, MRC_CTL_PLANE_A_INDEX, index);
+	if (lower)
+		mnl_attr_put_strz(nlh, MRC_CTL_PLANE_A_NETDEV, lower);
+	mnl_attr_put_u8(nlh, MRC_CTL_PLANE_A_UP, up);
+	mnl_attr_put_u64(nlh, MRC_CTL_PLANE_A_TX_PACKETS, tx);
+	mnl_attr_put_u64(nlh, MRC_CTL_PLANE_A_TX_VIA_MASTER, via_master);
+	mnl_attr_nest_end(nlh, nest);
+	fake_nl_msg_end(a, nlh);
+}
+
 /* mrc_nscc_params_default(), as congestion.rst tables it. */
 static void answer_cc(struct fake_nl_answer *a, uint8_t enabled)
 {
@@ -406,6 +427,39 @@ static void paths_listed(void)
 	r = mrcctl("paths", "mrc0", "peer", "192.0.2.300", NULL);
 	CHECK_EQ(r->status, 2);
 	CHECK_STR(r->err, "mrcctl: bad peer address '192.0.2.300'\n");
+	CHECK_EQ(r->num_requests, 0);
+}
+
+static void planes_listed(void)
+{
+	struct fake_nl_answer *a = fake_nl_answer(0);
+	struct run *r;
+
+	answer_plane(a, 0, NULL, 0, 12, 3);
+	answer_plane(a, 1, "pa1", 1, 5000000000ull, 0);
+	r = mrcctl("planes", "mrc0", NULL);
+	CHECK_EQ(r->status, 0);
+	CHECK_STR(r->out,
+		  "plane 0 netdev - state down tx 12 via-master 3\n"
+		  "plane 1 netdev pa1 state up tx 5000000000 via-master 0\n");
+	CHECK_EQ(r->num_requests, 1);
+	CHECK_EQ(req_cmd(r, 0), MRC_CTL_CMD_PLANE_GET);
+	CHECK_EQ(req(r, 0)->nlmsg_flags, NLM_F_REQUEST | NLM_F_DUMP);
+	CHECK_STR(str_of(msg_attr(req(r, 0), MRC_CTL_A_DEV)), "mrc0");
+
+	/* The kernel's refusal, and its reason. */
+	a = fake_nl_answer(ENODEV);
+	a->why = "no such RDMA device";
+	r = mrcctl("planes", "mrc7", NULL);
+	CHECK_EQ(r->status, 1);
+	CHECK_STR(r->out, "");
+	CHECK_STR(r->err, "mrcctl: No such device: no such RDMA device\n");
+
+	r = mrcctl("planes", NULL);
+	CHECK_EQ(r->status, 2);
+	CHECK_EQ(r->num_requests, 0);
+	r = mrcctl("planes", "mrc0", "extra", NULL);
+	CHECK_EQ(r->status, 2);
 	CHECK_EQ(r->num_requests, 0);
 }
 
@@ -632,6 +686,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(profiles_listed),
 	KTAP_CASE(evs_listed),
 	KTAP_CASE(paths_listed),
+	KTAP_CASE(planes_listed),
 	KTAP_CASE(cc_shown_and_set),
 	KTAP_CASE(profiles_added),
 	KTAP_CASE(evs_denied_and_allowed),

@@ -73,6 +73,11 @@ enum mrc_ctl_cmd {
 	 * QPN, DEST_QPN, PEER, PROFILE_ID, EV nest with counters.
 	 */
 	MRC_CTL_CMD_PATH_GET,
+	/*
+	 * dump: DEV; one message per plane (the device's ports): DEV,
+	 * NETDEV, PLANE nest with the plane's state and counters
+	 */
+	MRC_CTL_CMD_PLANE_GET,
 	__MRC_CTL_CMD_MAX,
 };
 
@@ -140,6 +145,7 @@ enum mrc_ctl_attr {
 	 * CC_RESET returns to its CC profile.
 	 */
 	MRC_CTL_A_PRESET,
+	MRC_CTL_A_PLANE,		/* nest of enum mrc_ctl_plane_attr */
 	__MRC_CTL_A_MAX,
 };
 
@@ -189,6 +195,29 @@ enum mrc_ctl_field_attr {
 };
 
 #define MRC_CTL_FIELD_A_MAX (__MRC_CTL_FIELD_A_MAX - 1)
+
+/*
+ * A plane in PLANE_GET answers. A plane is a slave of the device's bond,
+ * or the device's own netdev; an index keeps its slot while its slave is
+ * away, as an empty slot (no NETDEV, down). The counters count from the
+ * device's creation, across the slot's slaves.
+ */
+enum mrc_ctl_plane_attr {
+	MRC_CTL_PLANE_A_UNSPEC,
+	MRC_CTL_PLANE_A_INDEX,		/* u32: the plane index EVs name */
+	MRC_CTL_PLANE_A_NETDEV,		/* string: its netdev; none if empty */
+	MRC_CTL_PLANE_A_UP,		/* u8, 0 or 1: running, with carrier */
+	MRC_CTL_PLANE_A_TX_PACKETS,	/* u64: packets sent on its netdev */
+	/*
+	 * u64: packets of the plane handed to the master's IP output
+	 * instead, while the next hop was not resolved
+	 */
+	MRC_CTL_PLANE_A_TX_VIA_MASTER,
+	MRC_CTL_PLANE_A_PAD,
+	__MRC_CTL_PLANE_A_MAX,
+};
+
+#define MRC_CTL_PLANE_A_MAX (__MRC_CTL_PLANE_A_MAX - 1)
 
 /* The congestion control algorithm of CC profiles (OCP's name for it). */
 #define MRC_CTL_CC_ALGORITHM	"uet-1.0-nscc"

@@ -458,6 +458,77 @@ static void answer_path_whole(void)
 	CHECK_EQ(mrc_nl_decode_path(nlh, &path), EBADMSG);
 }
 
+/* A PLANE_GET message; @lower NULL for an empty slot. */
+static struct nlmsghdr *plane_msg(struct fake_nl_answer *a, uint32_t index,
+				  const char *lower, struct nlattr **nest)
+{
+	struct nlmsghdr *nlh = fake_nl_msg(a, MRC_CTL_CMD_PLANE_GET);
+
+	mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, "mrc9");
+	mnl_attr_put_strz(nlh, MRC_CTL_A_NETDEV, "bond0");
+	*nest = mnl_attr_nest_start(nlh, MRC_CTL_A_PLANE);
+	mnl_attr_put_u32(nlh, MRC_CTL_PLANE_A_INDEX, index);
+	if (lower)
+		mnl_attr_put_strz(nlh, MRC_CTL_PLANE_A_NETDEV, lower);
+	mnl_attr_put_u8(nlh, MRC_CTL_PLANE_A_UP, 1);
+	return nlh;
+}
+
+static void answer_plane_whole(void)
+{
+	char long_name[MRC_NL_NAME_MAX + 1];
+	struct mrc_nl_plane plane;
+	struct fake_nl_answer *a;
+	struct nlattr *nest;
+	struct nlmsghdr *nlh;
+
+	fake_nl_reset();
+	a = fake_nl_answer(0);
+	nlh = plane_msg(a, 1, "pa1", &nest);
+	mnl_attr_put_u64(nlh, MRC_CTL_PLANE_A_TX_PACKETS, 1ull << 33);
+	mnl_attr_put_u64(nlh, MRC_CTL_PLANE_A_TX_VIA_MASTER, 7);
+	ev_msg_end(a, nlh, nest);
+	CHECK_EQ(mrc_nl_decode_plane(nlh, &plane), 0);
+	CHECK(!strcmp(plane.dev, "mrc9") && !strcmp(plane.netdev, "bond0"));
+	CHECK_EQ(plane.index, 1);
+	CHECK(!strcmp(plane.lower, "pa1"));
+	CHECK(plane.up);
+	CHECK_EQ(plane.tx_packets, 1ull << 33);
+	CHECK_EQ(plane.tx_via_master, 7);
+
+	/* An empty slot has no netdev. */
+	a = fake_nl_answer(0);
+	nlh = plane_msg(a, 0, NULL, &nest);
+	ev_msg_end(a, nlh, nest);
+	CHECK_EQ(mrc_nl_decode_plane(nlh, &plane), 0);
+	CHECK(!plane.lower[0]);
+	CHECK_EQ(plane.tx_packets, 0);
+
+	/* No nest; no index; a counter as a u32; a name too long. */
+	a = fake_nl_answer(0);
+	nlh = fake_nl_msg(a, MRC_CTL_CMD_PLANE_GET);
+	mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, "mrc9");
+	fake_nl_msg_end(a, nlh);
+	CHECK_EQ(mrc_nl_decode_plane(nlh, &plane), EBADMSG);
+	a = fake_nl_answer(0);
+	nlh = fake_nl_msg(a, MRC_CTL_CMD_PLANE_GET);
+	nest = mnl_attr_nest_start(nlh, MRC_CTL_A_PLANE);
+	mnl_attr_put_u8(nlh, MRC_CTL_PLANE_A_UP, 1);
+	ev_msg_end(a, nlh, nest);
+	CHECK_EQ(mrc_nl_decode_plane(nlh, &plane), EBADMSG);
+	a = fake_nl_answer(0);
+	nlh = plane_msg(a, 0, "pa0", &nest);
+	mnl_attr_put_u32(nlh, MRC_CTL_PLANE_A_TX_PACKETS, 5);
+	ev_msg_end(a, nlh, nest);
+	CHECK_EQ(mrc_nl_decode_plane(nlh, &plane), EBADMSG);
+	memset(long_name, 'p', MRC_NL_NAME_MAX);
+	long_name[MRC_NL_NAME_MAX] = '\0';
+	a = fake_nl_answer(0);
+	nlh = plane_msg(a, 0, long_name, &nest);
+	ev_msg_end(a, nlh, nest);
+	CHECK_EQ(mrc_nl_decode_plane(nlh, &plane), EBADMSG);
+}
+
 static void answer_cc_names(void)
 {
 	struct mrc_nl_cc_state st;
@@ -527,6 +598,16 @@ static int see_path(const struct mrc_nl_path *path, void *arg)
 	return 0;
 }
 
+static int see_plane(const struct mrc_nl_plane *plane, void *arg)
+{
+	struct seen *seen = arg;
+
+	if (seen->calls < 4)
+		strcpy(seen->names[seen->calls], plane->lower);
+	seen->calls++;
+	return 0;
+}
+
 static void calls_walk_dumps(void)
 {
 	static const uint8_t peer[16] = { 0xfc, 0, 0, 2 };
@@ -579,6 +660,21 @@ static void calls_walk_dumps(void)
 	CHECK(msg_attr(sent(3), MRC_CTL_A_PEER) &&
 	      !memcmp(mnl_attr_get_payload(msg_attr(sent(3), MRC_CTL_A_PEER)),
 		      peer, 16));
+
+	/* Planes: a dump naming the device, each message decoded. */
+	seen = (struct seen){ 0 };
+	a = fake_nl_answer(0);
+	nlh = plane_msg(a, 0, "pa0", &nest);
+	ev_msg_end(a, nlh, nest);
+	nlh = plane_msg(a, 1, "pa1", &nest);
+	ev_msg_end(a, nlh, nest);
+	CHECK_EQ(mrc_nl_plane_list(nl, "mrc0", see_plane, &seen), 0);
+	CHECK_EQ(seen.calls, 2);
+	CHECK(!strcmp(seen.names[0], "pa0") && !strcmp(seen.names[1], "pa1"));
+	CHECK_EQ(sent_cmd(4), MRC_CTL_CMD_PLANE_GET);
+	CHECK_EQ(sent(4)->nlmsg_flags, NLM_F_REQUEST | NLM_F_DUMP);
+	CHECK(!strcmp(mnl_attr_get_str(msg_attr(sent(4), MRC_CTL_A_DEV)),
+		      "mrc0"));
 	mrc_nl_close(nl);
 }
 
@@ -632,6 +728,7 @@ static void calls_refuse_oversized(void)
 	CHECK_EQ(mrc_nl_cc_get(nl, name, &st), EINVAL);
 	CHECK_EQ(mrc_nl_cc_set(nl, name, NULL, 1, false), EINVAL);
 	CHECK_EQ(mrc_nl_path_list(nl, name, NULL, see_path, NULL), EINVAL);
+	CHECK_EQ(mrc_nl_plane_list(nl, name, see_plane, NULL), EINVAL);
 	set.preset = name + MRC_NL_NAME_MAX - MRC_NL_PRESET_MAX;
 	CHECK_EQ(mrc_nl_dev_set(nl, "mrc0", &set), EINVAL);
 	set.preset = NULL;
@@ -662,6 +759,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(answer_dev_malformed),
 	KTAP_CASE(answer_ev_formats),
 	KTAP_CASE(answer_path_whole),
+	KTAP_CASE(answer_plane_whole),
 	KTAP_CASE(answer_cc_names),
 	KTAP_CASE(calls_walk_dumps),
 	KTAP_CASE(calls_pass_kernel_errors),

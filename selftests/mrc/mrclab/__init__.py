@@ -7,7 +7,8 @@ says how a test uses it. One concern per module:
     cmd      commands in or out of a namespace, under time limits
     lab      the tree, the module, tools, presets, program requirements
     rdma     devices, GID lookup, counters by name (netlink)
-    mrcctl   the controller (netlink): connections' EVs by field name
+    mrcctl   the controller (netlink): connections' EVs and a device's
+             planes by field name
     hosts    host handles, the two-namespace lab (TwoHosts)
     fabric   the multi-plane fabric (scripts/mrc-fabric) as handles
     traffic  the integrity program: runs that check every byte

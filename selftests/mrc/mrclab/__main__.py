@@ -9,15 +9,23 @@ uses the one implementation the Python tests use:
     python3 -m mrclab counters IBDEV [NAME...]
         IBDEV's counters as "name value" lines (NAMEs only, in that order,
         when given), through the RDMA netlink interface
+    python3 -m mrclab planes [--plane N] IBDEV [FIELD...]
+        IBDEV's planes through mrcctl (the controller's PLANE_GET), one
+        line per plane (plane N only, when given; nothing if it has no
+        plane N) of the FIELDs named, in that order: index, netdev ("-"
+        for an empty slot), state (up or down), tx, via_master; all five
+        when none is named
 
-lib.sh wraps them as mrc_gid_index and mrc_counters; scripts/ outside
+lib.sh wraps them as mrc_gid_index, mrc_counters and mrc_planes; scripts/
+outside
 the selftests set PYTHONPATH to selftests/mrc.
 """
 
 import argparse
 import sys
 
-from . import rdma
+from . import mrcctl, rdma
+from .cmd import CmdError
 
 
 def _gid_index(args):
@@ -49,6 +57,38 @@ def _counters(args):
     return 0
 
 
+PLANE_FIELDS = {
+    "index": lambda p: p.index,
+    "netdev": lambda p: p.netdev or "-",
+    "state": lambda p: p.state,
+    "tx": lambda p: p.tx,
+    "via_master": lambda p: p.via_master,
+}
+
+
+def _planes(args):
+    bad = [f for f in args.fields if f not in PLANE_FIELDS]
+    if bad:
+        print(f"mrclab planes: no field {' '.join(bad)} (fields: "
+              f"{' '.join(PLANE_FIELDS)})", file=sys.stderr)
+        return 2
+    try:
+        planes = mrcctl.planes(args.dev)
+    except CmdError as e:
+        why = e.result.stderr.strip()
+        print(f"mrclab planes: {args.dev}: {e}{': ' + why if why else ''}",
+              file=sys.stderr)
+        return 1
+    except (FileNotFoundError, ValueError) as e:
+        print(f"mrclab planes: {args.dev}: {e}", file=sys.stderr)
+        return 1
+    fields = args.fields or list(PLANE_FIELDS)
+    for plane in planes:
+        if args.plane is None or plane.index == args.plane:
+            print(" ".join(str(PLANE_FIELDS[f](plane)) for f in fields))
+    return 0
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python3 -m mrclab")
     sub = p.add_subparsers(dest="what", required=True)
@@ -64,6 +104,11 @@ def main(argv=None):
     c.add_argument("names", nargs="*")
     c.add_argument("--port", type=int, default=1)
     c.set_defaults(func=_counters)
+    pl = sub.add_parser("planes", help="a device's planes by field")
+    pl.add_argument("dev")
+    pl.add_argument("fields", nargs="*")
+    pl.add_argument("--plane", type=int)
+    pl.set_defaults(func=_planes)
     args = p.parse_args(argv)
     return args.func(args)
 

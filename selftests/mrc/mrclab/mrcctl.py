@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """soft-MRC's controller through mrcctl (the `mrc` generic netlink
-family, Documentation/controller.rst): the EVs of every connection, read
-by field name from `mrcctl paths`, the interface where tests used to read
-debugfs `paths` by column.
+family, Documentation/controller.rst): the EVs of every connection and a
+device's planes, read by field name from `mrcctl paths` and `mrcctl
+planes`, the interface where tests used to read debugfs `paths` and
+`planes` by column.
 
     for qp in paths("mrch1", peer=h5.addr6):
         sent = {ev["plane"]: ev["sent"] for ev in qp.evs}
+    tx = {p.index: p.tx for p in planes("mrch1")}
 """
 
 from . import lab
@@ -28,6 +30,29 @@ class QpPaths:
         return f"QpPaths(qp {self.qpn}, {len(self.evs)} EVs)"
 
 
+class Plane:
+    """One plane of a device, as `mrcctl planes` lists it: .index,
+    .netdev (its lower netdev; None for an empty slot), .state ("up" or
+    "down"), .up, .tx (packets sent on its netdev), .via_master (packets
+    of the plane sent through the master instead)."""
+
+    def __init__(self, fields):
+        self.index = fields["plane"]
+        netdev = fields["netdev"]
+        self.netdev = None if netdev == "-" else netdev
+        self.state = fields["state"]
+        self.tx = fields["tx"]
+        self.via_master = fields["via-master"]
+
+    @property
+    def up(self):
+        return self.state == "up"
+
+    def __repr__(self):
+        return (f"Plane({self.index} {self.netdev or '-'} {self.state} "
+                f"tx {self.tx} via-master {self.via_master})")
+
+
 def _pairs(words, line):
     if len(words) % 2:
         raise ValueError(f"not name-value pairs: {line!r}")
@@ -35,7 +60,7 @@ def _pairs(words, line):
     for name, value in zip(words[::2], words[1::2]):
         if name == "usids":
             fields[name] = [int(u, 16) for u in value.split(",")]
-        elif name in ("peer", "state"):
+        elif name in ("peer", "state", "netdev"):
             fields[name] = value
         else:
             fields[name] = int(value)
@@ -60,6 +85,28 @@ def parse_paths(text):
     return qps
 
 
+PLANE_FIELDS = ("plane", "netdev", "state", "tx", "via-master")
+
+
+def parse_planes(text):
+    """`mrcctl planes` output: a list of Plane, in its order."""
+    planes = []
+    for line in text.splitlines():
+        words = line.split()
+        if not words:
+            continue
+        if words[0] != "plane":
+            raise ValueError(f"not a line of mrcctl planes: {line!r}")
+        fields = _pairs(words, line)
+        missing = [f for f in PLANE_FIELDS if f not in fields]
+        if missing:
+            raise ValueError(f"no {' '.join(missing)} in {line!r}")
+        if fields["state"] not in ("up", "down"):
+            raise ValueError(f"state is up or down: {line!r}")
+        planes.append(Plane(fields))
+    return planes
+
+
 def mrcctl():
     path = lab.tool("mrcctl")
     if not path:
@@ -71,6 +118,11 @@ def paths(dev, peer=None, ns=None):
     """The EVs of DEV's connections (to PEER only, when given)."""
     argv = [mrcctl(), "paths", dev] + (["peer", str(peer)] if peer else [])
     return parse_paths(run(argv, ns=ns).stdout)
+
+
+def planes(dev, ns=None):
+    """DEV's planes (PLANE_GET): a list of Plane, by index."""
+    return parse_planes(run([mrcctl(), "planes", dev], ns=ns).stdout)
 
 
 def sent_per_plane(qps):

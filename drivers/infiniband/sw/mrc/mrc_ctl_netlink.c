@@ -2,7 +2,8 @@
 /*
  * The controller's generic netlink family "mrc" (include/uapi/rdma/mrc-ctl.h):
  * EV profiles in and out, denying single EVs, the device settings
- * (spraying, DSCPs, the CC profile) and every connection's EV states.
+ * (spraying, DSCPs, the CC profile), every connection's EV states and the
+ * device's planes.
  * Documentation/controller.rst lists the messages; mrcctl (tools/mrcctl)
  * speaks them.
  *
@@ -1218,6 +1219,75 @@ static int mrc_ctl_path_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/* ------------------------------------------------------------------ */
+/* Planes                                                              */
+/* ------------------------------------------------------------------ */
+
+/* One PLANE_GET message: plane @index of @mdev, as @r has it. */
+static int mrc_ctl_fill_plane(struct sk_buff *msg, struct mrc_dev *mdev,
+			      u32 index, const struct mrc_plane_report *r,
+			      struct netlink_callback *cb)
+{
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = genlmsg_put(msg, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &mrc_ctl_family, NLM_F_MULTI, MRC_CTL_CMD_PLANE_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, MRC_CTL_A_DEV, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_string(msg, MRC_CTL_A_NETDEV, mdev->ndev->name))
+		goto cancel;
+	nest = nla_nest_start(msg, MRC_CTL_A_PLANE);
+	if (!nest ||
+	    nla_put_u32(msg, MRC_CTL_PLANE_A_INDEX, index) ||
+	    (r->netdev[0] &&
+	     nla_put_string(msg, MRC_CTL_PLANE_A_NETDEV, r->netdev)) ||
+	    nla_put_u8(msg, MRC_CTL_PLANE_A_UP, r->up) ||
+	    nla_put_u64_64bit(msg, MRC_CTL_PLANE_A_TX_PACKETS, r->tx_packets,
+			      MRC_CTL_PLANE_A_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_CTL_PLANE_A_TX_VIA_MASTER,
+			      r->tx_via_master, MRC_CTL_PLANE_A_PAD))
+		goto cancel;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(msg, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * PLANE_GET: one message per plane of the device's current table, each
+ * read under RCU on its own (mrc_planes_report()); cb->args[0] is the
+ * plane the next call resumes at. A table replaced between calls is
+ * continued as it is then.
+ */
+static int mrc_ctl_plane_dump(struct sk_buff *skb,
+			      struct netlink_callback *cb)
+{
+	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
+	struct mrc_plane_report r;
+	struct mrc_dev *mdev;
+	unsigned int p;
+	int err = 0;
+
+	mdev = mrc_ctl_get_dev(attrs, sock_net(skb->sk), cb->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	for (p = cb->args[0]; !mrc_planes_report(mdev, p, &r); p++) {
+		err = mrc_ctl_fill_plane(skb, mdev, p, &r, cb);
+		if (err)
+			break;
+	}
+	cb->args[0] = p;
+	mrc_ctl_put_dev(mdev);
+	/* One plane always fits an empty message; never loop on nothing. */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
 static const struct genl_small_ops mrc_ctl_ops[] = {
 	{
 		.cmd = MRC_CTL_CMD_DEV_GET,
@@ -1264,6 +1334,10 @@ static const struct genl_small_ops mrc_ctl_ops[] = {
 	{
 		.cmd = MRC_CTL_CMD_PATH_GET,
 		.dumpit = mrc_ctl_path_dump,
+	},
+	{
+		.cmd = MRC_CTL_CMD_PLANE_GET,
+		.dumpit = mrc_ctl_plane_dump,
 	},
 };
 

@@ -263,6 +263,33 @@ void mrc_planes_show(struct mrc_dev *mdev, struct seq_file *m)
 	rcu_read_unlock();
 }
 
+int mrc_planes_report(struct mrc_dev *mdev, unsigned int p,
+		      struct mrc_plane_report *r)
+{
+	const struct mrc_plane *pl;
+	struct mrc_plane_table *t;
+
+	if (p >= MRC_EV_MAX_PLANES)
+		return -ENOENT;
+	rcu_read_lock();
+	t = rcu_dereference(mdev->planes.table);
+	if (!t || p >= t->n_planes) {
+		rcu_read_unlock();
+		return -ENOENT;
+	}
+	pl = &t->plane[p];
+	/* The table's reference keeps the netdev until after the grace. */
+	if (pl->ndev)
+		strscpy(r->netdev, pl->ndev->name, sizeof(r->netdev));
+	else
+		r->netdev[0] = '\0';
+	r->up = pl->up;
+	r->tx_packets = atomic64_read(&mdev->planes.tx_packets[p]);
+	r->tx_via_master = atomic64_read(&mdev->planes.tx_via_master[p]);
+	rcu_read_unlock();
+	return 0;
+}
+
 u8 mrc_planes_count(struct mrc_dev *mdev)
 {
 	struct mrc_plane_table *t;

@@ -112,6 +112,28 @@ void mrc_planes_exit(void);
 /* Caller holds mrc_devices_lock (debugfs). One line per plane. */
 void mrc_planes_show(struct mrc_dev *mdev, struct seq_file *m);
 
+/**
+ * struct mrc_plane_report - a copy of one plane, for the controller
+ * @netdev: its netdev's name; "" for an empty slot
+ * @up: the netdev is running and has carrier
+ * @tx_packets: as struct mrc_planes counts them for the slot
+ * @tx_via_master: likewise
+ */
+struct mrc_plane_report {
+	char netdev[IFNAMSIZ];
+	bool up;
+	u64 tx_packets;
+	u64 tx_via_master;
+};
+
+/*
+ * Any context, with a reference on @mdev: plane @p of the current table
+ * into @r, or -ENOENT when the table has no plane @p (none before the
+ * first scan).
+ */
+int mrc_planes_report(struct mrc_dev *mdev, unsigned int p,
+		      struct mrc_plane_report *r);
+
 /*
  * For the requester, any context: the number of plane slots, to size an
  * EV set (at least 1, even before the first scan).
