@@ -160,10 +160,33 @@ mrc_gid_index()	# IBDEV ADDR [SECONDS]
 	mrclab gid-index "$1" "$2" --timeout "${3:-0}"
 }
 
-# IBDEV's counters as "name value" lines (only NAMEs, in order, if given).
+# IBDEV's counters as "name value" lines (only NAMEs, in order, if given;
+# a NAME it lacks fails), by name from `rdma statistic`. awk, not the lab
+# library: a Python start costs seconds in the TCG lab VM, and tests read
+# counters in loops.
 mrc_counters()	# IBDEV [NAME...]
 {
-	mrclab counters "$@"
+	local dev=$1 out
+	shift
+	out=$(rdma statistic show link "$dev/1") || return 1
+	printf '%s\n' "$out" | awk -v want="$*" '
+	{ for (i = 1; i < NF; i++)
+		if ($i ~ /^[a-z][a-z0-9_]*$/ && $(i + 1) ~ /^[0-9]+$/)
+			have[$i] = $(i + 1) }
+	END {
+		if (want == "") {
+			for (k in have) print k, have[k] | "sort"
+			exit 0
+		}
+		n = split(want, w, " ")
+		for (k = 1; k <= n; k++) {
+			if (w[k] in have)
+				print w[k], have[w[k]]
+			else
+				bad = 1
+		}
+		exit bad
+	}'
 }
 
 # IBDEV's planes (the controller's PLANE_GET, through mrcctl), one line per
@@ -171,15 +194,44 @@ mrc_counters()	# IBDEV [NAME...]
 # slot), state (up or down), tx, via_master; all five when none is named.
 mrc_planes()	# IBDEV [FIELD...]
 {
-	mrclab planes "$@"
+	local dev=$1 out
+	shift
+	out=$("$(mrc_tool mrcctl)" planes "$dev") || return 1
+	printf '%s\n' "$out" | mrc_planes_fields "" "${*:-index netdev state tx via_master}"
 }
 
 # The FIELDs of plane N of IBDEV on one line; nothing if it has no plane N.
 mrc_plane()	# IBDEV N [FIELD...]
 {
-	local dev=$1 n=$2
+	local dev=$1 n=$2 out
 	shift 2
-	mrclab planes --plane "$n" "$dev" "$@"
+	out=$("$(mrc_tool mrcctl)" planes "$dev") || return 1
+	printf '%s\n' "$out" | mrc_planes_fields "$n" "${*:-index netdev state tx via_master}"
+}
+
+# `mrcctl planes` lines ("plane N netdev X state S tx T via-master V") to
+# the FIELDs asked, by name; of plane ONLY alone when it is not empty.
+mrc_planes_fields()	# ONLY FIELDS
+{
+	awk -v only="$1" -v want="$2" '
+	$1 == "plane" {
+		split("", v)
+		for (i = 1; i < NF; i += 2)
+			v[$i] = $(i + 1)
+		v["index"] = v["plane"]
+		v["via_master"] = v["via-master"]
+		if (only != "" && v["index"] != only)
+			next
+		n = split(want, w, " ")
+		line = ""
+		for (k = 1; k <= n; k++) {
+			if (!(w[k] in v))
+				bad = 1
+			line = line (k > 1 ? " " : "") v[w[k]]
+		}
+		print line
+	}
+	END { exit bad }'
 }
 
 ib_exists()	# IBDEV
