@@ -16,7 +16,7 @@ The packets leave from namespace A, so their source address is A's GID.
 import sys
 import time
 
-from mrclab import Background, Fail, Ktap, TwoHosts, lab, rdma, skip_all, \
+from mrclab import Background, Fail, Ktap, TwoHosts, lab, rdma, \
     wait_for
 
 # KIND (mrc_packet.py aim) and the counter of B that must rise by the
@@ -90,12 +90,7 @@ def main():
     lab.require_loaded()
     with TwoHosts() as lab2:
         lab.unload_rxe()
-        try:
-            lab2.up()
-        except Exception as e:  # pylint: disable=broad-except
-            print("\n".join("# " + l for l in
-                            getattr(e, "details", str(e)).splitlines()))
-            skip_all(f"cannot build the two hosts: {e}")
+        lab2.up_or_skip()
         ktap = Ktap()
         ktap.begin(1 + len(CASES) + 1)
         # The live connection: err-probe waits for a line on stdin while

@@ -14,7 +14,7 @@ integrity.sh is its kselftest entry point.
 
 import os
 
-from mrclab import Ktap, TwoHosts, lab, run, run_integrity, skip_all
+from mrclab import Ktap, TwoHosts, lab, run, run_integrity
 from mrclab.cmd import CmdError
 
 # Each variant stops posting after this many seconds (or transfers).
@@ -77,12 +77,7 @@ def main():
     lab.require_file(lab.selftest_file("integrity"))
     rng = lab.rng()
     with TwoHosts() as lab2:
-        try:
-            lab2.up()
-        except Exception as e:  # pylint: disable=broad-except
-            print("\n".join("# " + l for l in
-                            getattr(e, "details", str(e)).splitlines()))
-            skip_all(f"cannot build the two hosts: {e}")
+        lab2.up_or_skip()
         ktap = Ktap()
         ktap.begin(3)
         ktap.case("integrity_clean_link", run_variant, ktap, lab2, rng,

@@ -70,10 +70,7 @@ def main():
         if not lab.have(tool):
             skip_all(f"needs {tool} (libfabric-bin)")
     with TwoHosts() as two:
-        try:
-            two.up()
-        except Exception as e:  # pylint: disable=broad-except
-            skip_all(f"cannot build the two hosts: {e}")
+        two.up_or_skip()
         ktap = Ktap()
         ktap.begin(5)
         ktap.case("fi_info_lists_mrc_domains", domains_listed, two.a, two.b)

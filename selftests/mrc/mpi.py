@@ -58,10 +58,7 @@ def main():
     if not os.path.exists(lab.selftest_file("mpi-check")):
         skip_all("no mpi-check: built only where mpicc is (libopenmpi-dev)")
     with TwoHosts() as two:
-        try:
-            two.up()
-        except Exception as e:  # pylint: disable=broad-except
-            skip_all(f"cannot build the two hosts: {e}")
+        two.up_or_skip()
         ktap = Ktap()
         ktap.begin(1)
         ktap.case("mpi_ucx_p2p_alltoall_allreduce_checked", mpi_checked,

@@ -10,7 +10,7 @@ every byte checked. With NCCL's default of 1 QP per connection, then 4.
 nccl_ib.sh is its entry point.
 """
 
-from mrclab import Fail, Ktap, TwoHosts, lab, run, skip_all
+from mrclab import Fail, Ktap, TwoHosts, lab, run
 
 PROBE = "nccl-ib-probe"
 
@@ -33,10 +33,7 @@ def main():
     lab.require_loaded()
     lab.require_file(lab.selftest_file(PROBE))
     with TwoHosts() as two:
-        try:
-            two.up()
-        except Exception as e:  # pylint: disable=broad-except
-            skip_all(f"cannot build the two hosts: {e}")
+        two.up_or_skip()
         ktap = Ktap()
         ktap.begin(2)
         ktap.case("nccl_pattern_1_qp_checked", transfer, ktap, two, 1, 100)

@@ -107,10 +107,7 @@ def main():
         if not lab.have(tool):
             skip_all(f"needs {tool} (ucx-utils)")
     with TwoHosts() as two:
-        try:
-            two.up()
-        except Exception as e:  # pylint: disable=broad-except
-            skip_all(f"cannot build the two hosts: {e}")
+        two.up_or_skip()
         ktap = Ktap()
         ktap.begin(6)
         ktap.case("ucx_info_lists_rc_and_ud_verbs", transports_listed,

@@ -15,6 +15,7 @@ import ipaddress
 
 from . import lab, rdma
 from .cmd import Background, run, wait_for
+from .ktap import skip_all
 
 
 class Host:
@@ -116,6 +117,16 @@ class TwoHosts:
         lab.select_preset(a.dev, b.dev)
         for h in self.hosts:
             h.gid = h.gid_index(timeout=self.GID_TIMEOUT)
+
+    def up_or_skip(self):
+        """up(), or the whole program skipped with what failed: a lab
+        that cannot build the two hosts tests nothing."""
+        try:
+            self.up()
+        except Exception as e:  # pylint: disable=broad-except
+            print("\n".join("# " + l for l in
+                            getattr(e, "details", str(e)).splitlines()))
+            skip_all(f"cannot build the two hosts: {e}")
 
     def down(self):
         """Removes them (the devices go with their namespaces); safe at
