@@ -375,7 +375,19 @@ CHECK_FN static u64 timer_bound(void)
 		b = w;
 	if (b < H.snd.tx.charge_patience)
 		b = H.snd.tx.charge_patience;
-	return b > H.snd.tx.charge_delay ? b : H.snd.tx.charge_delay;
+	if (b < H.snd.tx.charge_delay)
+		b = H.snd.tx.charge_delay;
+	/* The timer also covers the next probe and probe timeout. */
+	if (H.n_evs) {
+		w = (u64)H.set.params.probe_interval_us <<
+		    H.set.params.probe_max_backoff;
+		if (b < w)
+			b = w;
+		w = mrc_sender_probe_timeout_us(&H.snd);
+		if (b < w)
+			b = w;
+	}
+	return b;
 }
 
 CHECK_FN static void horizon_update(void)
@@ -463,10 +475,11 @@ CHECK_FN static void check_probe(void)
 	bool was[MAX_EVS];
 	int ev;
 
-	FUZZ_ASSERT(timeout == (mrc_sender_rto_us(&H.snd) >
-				MRC_SENDER_PROBE_TIMEOUT_MIN_US ?
-				mrc_sender_rto_us(&H.snd) :
-				MRC_SENDER_PROBE_TIMEOUT_MIN_US));
+	u64 base = H.snd.no_rto ? 0 : mrc_rto_base_us(&H.snd.rto);
+
+	/* An RTO, but never the backed-off one. */
+	FUZZ_ASSERT(timeout == (base > MRC_SENDER_PROBE_TIMEOUT_MIN_US ?
+				base : MRC_SENDER_PROBE_TIMEOUT_MIN_US));
 	for (i = 0; i < H.n_evs; i++) {
 		const struct mrc_ev *e = &set->evs[i];
 
@@ -1028,10 +1041,25 @@ static void step_forged_ack(struct input *in)
 static void probe_reply(u32 ev, bool ok)
 {
 	bool pending = ev < H.n_evs && H.evs[ev].probe_pending;
+	u64 restarts = H.snd.stats.path_back_restarts;
+	u32 retries = H.snd.retries;
 	bool taken = mrc_sender_on_probe_reply(&H.snd, H.now, ev, ok);
 
 	FUZZ_ASSERT(taken == pending);
 	FUZZ_ASSERT(!taken || !H.evs[ev].probe_pending);
+	/*
+	 * Only a taken success that brought the EV back restarts, once:
+	 * nothing is left in flight, the RTO has no backoff, no retry was
+	 * counted.
+	 */
+	FUZZ_ASSERT(H.snd.stats.path_back_restarts - restarts <= 1);
+	if (H.snd.stats.path_back_restarts != restarts) {
+		FUZZ_ASSERT(taken && ok && H.evs[ev].state == MRC_EV_GOOD);
+		FUZZ_ASSERT(!mrc_tx_in_flight(&H.snd.tx));
+		FUZZ_ASSERT(!H.snd.rto.backoff);
+		FUZZ_ASSERT(H.snd.progress_us == H.now);
+	}
+	FUZZ_ASSERT(H.snd.retries == retries);
 }
 
 static void step_probe(struct input *in)
@@ -1342,6 +1370,8 @@ static u32 awaited_responses(void)
  * an RTO the caller would wait for ever: the timeout attribute changes
  * first.
  */
+#define PEER_DIES_ROUNDS	65536u
+
 static void peer_dies(void)
 {
 	static const struct mrc_rto_params rto = {
@@ -1355,7 +1385,11 @@ static void peer_dies(void)
 		mrc_sender_set_rto(&H.snd, &rto);
 	check_sender();
 	left = H.p.retry_cnt + 1 - H.snd.retries;
-	for (rounds = 0; rounds < 4096; rounds++) {
+	/*
+	 * The timer also fires for probes (each bad EV's, backing off), so
+	 * a round need not be a timeout; a hang still hits the bound.
+	 */
+	for (rounds = 0; rounds < PEER_DIES_ROUNDS; rounds++) {
 		for (n = 0; n < 2 * MAX_SLOTS && H.new_psns + 1 < MAX_PSNS &&
 			    send_one(); n++)
 			;
@@ -1389,7 +1423,7 @@ static void peer_dies(void)
 					next_request(k);
 		check_sender();
 	}
-	FUZZ_ASSERT(rounds < 4096);
+	FUZZ_ASSERT(rounds < PEER_DIES_ROUNDS);
 	poll_sender();
 	if (H.new_psns + 1 < MAX_PSNS)
 		FUZZ_ASSERT(H.polled == H.posted);

@@ -431,6 +431,63 @@ static void stamps_record_changes_and_losses(void)
 	CHECK_EQ(set.evs[2].lost, 0);
 }
 
+/*
+ * What a caller's probe timer is armed for: the earliest due probe of a
+ * bad EV on a usable plane, or the timeout of a pending one; nothing
+ * while every EV is usable, nor for a down plane's or a denied EV.
+ */
+static void probe_wait_covers_due_and_pending(void)
+{
+	u32 wait = 12345;
+
+	make_set(2, 2, 1);
+	CHECK(!mrc_ev_probe_wait(&set, 0, 1000, &wait));
+	CHECK_EQ(wait, 12345);
+	CHECK(mrc_ev_on_loss(&set, 0, 100));
+	CHECK_EQ(set.retired, 1);
+	CHECK(mrc_ev_probe_wait(&set, 150, 1000, &wait));
+	CHECK_EQ(wait, 50);	/* due at 100 + probe_interval_us */
+	CHECK(mrc_ev_probe_wait(&set, 300, 1000, &wait));
+	CHECK_EQ(wait, 0);	/* overdue: now */
+	/* Pending: its timeout, as mrc_ev_probe_expire() would fail it. */
+	CHECK_EQ(mrc_ev_next_probe(&set, 300), 0);
+	CHECK(mrc_ev_probe_wait(&set, 400, 1000, &wait));
+	CHECK_EQ(wait, 900);
+	CHECK_EQ(mrc_ev_probe_expire(&set, 1299, 1000), 0);
+	CHECK_EQ(mrc_ev_probe_expire(&set, 1300, 1000), 1);
+	/* Failed: the next one after the backed-off interval. */
+	CHECK(mrc_ev_probe_wait(&set, 1300, 1000, &wait));
+	CHECK_EQ(wait, 200);
+	/* The earliest of several EVs. */
+	CHECK(mrc_ev_on_loss(&set, 2, 1400));
+	CHECK(mrc_ev_probe_wait(&set, 1400, 1000, &wait));
+	CHECK_EQ(wait, 100);
+	/* A down plane is not probed: nothing to wait for on it. */
+	mrc_ev_plane_set(&set, 0, MRC_EV_PLANE_DOWN, true, 1450);
+	mrc_ev_plane_set(&set, 1, MRC_EV_PLANE_DOWN, true, 1450);
+	CHECK_EQ(set.retired, 4);
+	CHECK(!mrc_ev_probe_wait(&set, 1500, 1000, &wait));
+	/* Up again: every EV of the plane is due at once. */
+	mrc_ev_plane_set(&set, 1, MRC_EV_PLANE_DOWN, false, 1600);
+	CHECK(mrc_ev_probe_wait(&set, 1700, 1000, &wait));
+	CHECK_EQ(wait, 0);
+	/* Denied EVs are not probed either; the count follows. */
+	mrc_ev_deny(&set, 2);
+	mrc_ev_deny(&set, 3);
+	CHECK_EQ(set.retired, 2);
+	CHECK(!mrc_ev_probe_wait(&set, 1700, 1000, &wait));
+	mrc_ev_allow(&set, 3);
+	CHECK_EQ(set.evs[3].state, MRC_EV_UNKNOWN);
+	CHECK_EQ(set.retired, 2);
+	/* Wrapping time. */
+	make_set(1, 1, 0);
+	CHECK(mrc_ev_on_loss(&set, 0, 0xffffff00u));
+	CHECK(mrc_ev_probe_wait(&set, 0xffffff10u, 1000, &wait));
+	CHECK_EQ(wait, 0x100 - 0x10 + 100 - 0x100);
+	CHECK(mrc_ev_probe_wait(&set, 0x10, 1000, &wait));
+	CHECK_EQ(wait, 0);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(init_rejects_bad_input),
 	KTAP_CASE(init_groups_by_plane),
@@ -449,6 +506,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(plane_up_returns_only_after_probes),
 	KTAP_CASE(no_usable_ev),
 	KTAP_CASE(stamps_record_changes_and_losses),
+	KTAP_CASE(probe_wait_covers_due_and_pending),
 };
 
 KTAP_MAIN("ev", cases)

@@ -1088,10 +1088,10 @@ static void sender_trim_echo(void)
 
 /*
  * Probes through the sender: a retired EV's probe when it is due, one at
- * a time; unanswered for max(RTO, MRC_SENDER_PROBE_TIMEOUT_MIN_US) it
- * failed (counted lost, the next one backs off) and its late reply is
- * not taken; replies in time bring the EV back. A failed sender probes
- * nothing.
+ * a time; unanswered for max(RTO without backoff,
+ * MRC_SENDER_PROBE_TIMEOUT_MIN_US) it failed (counted lost, the next one
+ * backs off) and its late reply is not taken; replies in time bring the
+ * EV back. A failed sender probes nothing.
  */
 static void sender_probe_timeout(void)
 {
@@ -1158,20 +1158,175 @@ static void sender_probe_timeout(void)
 	CHECK_EQ(mrc_sender_next_probe(&s, 7100), -1);
 	CHECK_EQ(s.stats.probes_lost, 2);
 
-	/* The sender fails: no more probes, though one is due. */
+	/*
+	 * The sender fails: no more probes, though one is due. The timer
+	 * also fires for probes now; as a caller does, each one due goes
+	 * out (unanswered).
+	 */
 	CHECK_EQ(mrc_sender_post(&s, 1, 1), 0);
 	now = 8000;
 	CHECK(mrc_sender_next(&s, now, &tx));
-	for (i = 0; i < 10 && !s.failed; i++) {
+	for (i = 0; i < 200 && !s.failed; i++) {
+		/* The outage backs the RTO off, not the probe timeout. */
+		CHECK_EQ(mrc_sender_probe_timeout_us(&s), 5000);
 		CHECK(mrc_sender_next_timer(&s, now, &due));
+		CHECK(due > now || i == 0);
 		now = due;
 		mrc_sender_on_timeout(&s, now);
 		while (mrc_sender_next(&s, now, &tx))
+			;
+		while (mrc_sender_next_probe(&s, now) >= 0)
 			;
 	}
 	CHECK(s.failed);
 	CHECK(set.evs[2].state == MRC_EV_ASSUMED_BAD);
 	CHECK_EQ(mrc_sender_next_probe(&s, now + 100000), -1);
+}
+
+/* Sends whatever may go now; how many transmissions went. */
+static u32 send_all(struct mrc_sender *s, u64 now)
+{
+	struct mrc_sender_tx tx;
+	u32 n = 0;
+
+	while (mrc_sender_next(s, now, &tx))
+		n++;
+	return n;
+}
+
+/*
+ * Every path of a connection goes down with data in flight, and the RTO
+ * backs off through the outage. When the plane comes back, the timer
+ * covers the probes (nothing else happens: no ACK can come), and once a
+ * path is back the data in flight is resent at once and the RTO starts
+ * again from its base: recovery takes a few round trips, not the rest of
+ * a backed-off RTO. The retry count stands. A path that comes back while
+ * others delivered restarts nothing.
+ */
+static void sender_path_back_restarts_stalled(void)
+{
+	struct mrc_sender_params p = {
+		.retry_cnt = 7, .fixed_cwnd = 8, .mtu = 1024, .ack_interval = 4,
+		.timer_granularity_us = 1,
+		.rto = { .min_us = 100, .max_us = 100000, .granularity_us = 1,
+			 .initial_us = 1000 },
+	};
+	struct mrc_ev_desc descs[2];
+	struct mrc_sender_msg msgs[4];
+	struct mrc_sender_done done;
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_tx tx;
+	struct mrc_ev_params evp;
+	struct mrc_ev_set set;
+	struct mrc_ev evs[2];
+	struct mrc_sender s;
+	u64 now, due;
+	u32 retries;
+	int ev;
+
+	memset(descs, 0, sizeof(descs));
+	descs[0].path.udp_sport = 49152;
+	descs[1].path.udp_sport = 49153;
+	mrc_ev_params_default(&evp);
+	CHECK_EQ(mrc_ev_set_init(&set, evs, 2, 1, descs, &evp), 0);
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 4, &set, NULL, 0),
+		 0);
+	CHECK_EQ(mrc_sender_post(&s, 4, 1), 0);
+	CHECK_EQ(send_all(&s, 0), 4);
+	mrc_ev_plane_set(&set, 0, MRC_EV_PLANE_DOWN, true, 10);
+
+	/* Plane down: nothing to probe, the RTO alone; it backs off. */
+	CHECK(mrc_sender_next_timer(&s, 10, &due));
+	CHECK_EQ(due, 1000);
+	CHECK(mrc_sender_on_timeout(&s, 1000));
+	CHECK_EQ(send_all(&s, 1000), 4);
+	CHECK(mrc_sender_next_timer(&s, 1000, &due));
+	CHECK_EQ(due, 3000);
+	CHECK(mrc_sender_on_timeout(&s, 3000));
+	CHECK_EQ(send_all(&s, 3000), 4);
+	CHECK(mrc_sender_next_timer(&s, 3000, &due));
+	CHECK_EQ(due, 7000);
+	retries = s.retries;
+	CHECK_EQ(retries, 2);
+
+	/* Back at 3500: the timer is due for the probes, not at 7000. */
+	now = 3500;
+	mrc_ev_plane_set(&set, 0, MRC_EV_PLANE_DOWN, false, now);
+	CHECK(mrc_sender_next_timer(&s, now, &due));
+	CHECK_EQ(due, now);
+	CHECK(mrc_sender_on_timeout(&s, now));	/* a probe waits */
+	CHECK_EQ(s.retries, retries);
+	CHECK_EQ(mrc_sender_next_probe(&s, now), 0);
+	CHECK_EQ(mrc_sender_next_probe(&s, now), 1);
+	CHECK_EQ(mrc_sender_next_probe(&s, now), -1);
+	/* Pending: the timer covers their timeout, still before the RTO. */
+	CHECK(mrc_sender_next_timer(&s, now, &due));
+	CHECK(due > now && due <= 7000);
+	CHECK(mrc_sender_on_probe_reply(&s, now + 10, 0, true));
+	CHECK(mrc_sender_on_probe_reply(&s, now + 10, 1, true));
+	CHECK_EQ(s.stats.path_back_restarts, 0);
+	/* The confirming probes are due at once. */
+	CHECK(mrc_sender_next_timer(&s, now + 10, &due));
+	CHECK_EQ(due, now + 10);
+	CHECK_EQ(mrc_sender_next_probe(&s, now + 10), 0);
+	CHECK_EQ(mrc_sender_next_probe(&s, now + 10), 1);
+	CHECK(mrc_sender_on_probe_reply(&s, now + 20, 1, true));
+	CHECK_EQ(set.evs[1].state, MRC_EV_GOOD);
+
+	/* Back: everything in flight goes again now, on the good path. */
+	CHECK_EQ(s.stats.path_back_restarts, 1);
+	CHECK(mrc_sender_next(&s, now + 20, &tx));
+	CHECK_EQ(tx.psn, 0);
+	CHECK_EQ(tx.why, MRC_SENDER_RETX_TIMEOUT);
+	CHECK_EQ(tx.ev, 1);
+	CHECK_EQ(send_all(&s, now + 20), 3);
+	CHECK_EQ(mrc_sender_rto_us(&s), 1000);
+	CHECK_EQ(s.retries, retries);
+	CHECK_EQ(s.stats.timeouts, 2);
+	/* The other EV comes back too; no second restart. */
+	CHECK(mrc_sender_on_probe_reply(&s, now + 30, 0, true));
+	CHECK_EQ(mrc_ev_usable_count(&set), 2);
+	CHECK_EQ(s.stats.path_back_restarts, 1);
+	CHECK_EQ(send_all(&s, now + 50), 0);
+	CHECK_EQ(mrc_sender_on_ack(&s, now + 60, 4, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	CHECK_EQ(s.retries, 0);
+	CHECK_EQ(mrc_sender_pending(&s), 1);
+
+	/* Two planes; plane 1 goes down, plane 0 keeps delivering. */
+	memset(descs, 0, sizeof(descs));
+	descs[0].path.udp_sport = 49152;
+	descs[1].path.udp_sport = 49153;
+	descs[1].plane = 1;
+	CHECK_EQ(mrc_ev_set_init(&set, evs, 2, 2, descs, &evp), 0);
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 4, &set, NULL, 0),
+		 0);
+	CHECK_EQ(mrc_sender_post(&s, 2, 1), 0);
+	CHECK_EQ(send_all(&s, 0), 2);
+	mrc_ev_plane_set(&set, 1, MRC_EV_PLANE_DOWN, true, 10);
+	CHECK_EQ(mrc_sender_on_ack(&s, 50, 1, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	mrc_ev_plane_set(&set, 1, MRC_EV_PLANE_DOWN, false, 100);
+	while ((ev = mrc_sender_next_probe(&s, 100)) >= 0)
+		mrc_sender_on_probe_reply(&s, 110, (u32)ev, true);
+	while ((ev = mrc_sender_next_probe(&s, 110)) >= 0)
+		mrc_sender_on_probe_reply(&s, 120, (u32)ev, true);
+	CHECK_EQ(set.evs[1].state, MRC_EV_GOOD);
+	CHECK_EQ(s.stats.path_back_restarts, 0);
+	CHECK_EQ(send_all(&s, 120), 0);
+	/* Idle (nothing owed), a bad EV sets no timer. */
+	CHECK_EQ(mrc_sender_on_ack(&s, 130, 2, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	CHECK(mrc_sender_poll_done(&s, &done));
+	mrc_ev_plane_set(&set, 1, MRC_EV_PLANE_DOWN, true, 140);
+	mrc_ev_plane_set(&set, 1, MRC_EV_PLANE_DOWN, false, 150);
+	CHECK(!mrc_sender_next_timer(&s, 150, &due));
+	/* Posted, nothing outstanding yet; sent: due at once. */
+	CHECK_EQ(mrc_sender_post(&s, 1, 2), 1);
+	CHECK(!mrc_sender_next_timer(&s, 150, &due));
+	CHECK_EQ(send_all(&s, 150), 1);
+	CHECK(mrc_sender_next_timer(&s, 150, &due));
+	CHECK_EQ(due, 150);
 }
 
 /*
@@ -1385,6 +1540,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(sender_trim_echo),
 	KTAP_CASE(sender_cc_rtt_and_single_path),
 	KTAP_CASE(sender_probe_timeout),
+	KTAP_CASE(sender_path_back_restarts_stalled),
 	KTAP_CASE(sender_msg_of_after_failure),
 	KTAP_CASE(receiver_window_edges),
 	KTAP_CASE(receiver_marks_wait_for_poll),

@@ -11,6 +11,24 @@ static inline bool mrc_ev_time_reached(u32 a, u32 b)
 	return (s32)(a - b) >= 0;
 }
 
+/*
+ * How long until @e's probe is due, 0 when it is. A due time further away
+ * than the longest probe interval was set before a wrap of the 32-bit
+ * clock (the QP idle for over half an hour, owing nothing, is not
+ * probed): it is long past.
+ */
+static u32 mrc_ev_probe_due_in(const struct mrc_ev_set *set,
+			       const struct mrc_ev *e, u32 now_us)
+{
+	u32 wait = e->probe_due_us - now_us;
+
+	if (mrc_ev_time_reached(now_us, e->probe_due_us) ||
+	    wait > set->params.probe_interval_us <<
+		   set->params.probe_max_backoff)
+		return 0;
+	return wait;
+}
+
 static inline bool mrc_ev_state_usable(u8 state)
 {
 	return state == MRC_EV_GOOD || state == MRC_EV_UNKNOWN;
@@ -54,6 +72,10 @@ static void mrc_ev_set_state(struct mrc_ev_set *set, u32 ev, u8 state)
 		set->plane_usable[e->plane]++;
 		set->usable++;
 	}
+	if (e->state == MRC_EV_ASSUMED_BAD)
+		set->retired--;
+	if (state == MRC_EV_ASSUMED_BAD)
+		set->retired++;
 	e->state = state;
 	mrc_ev_probe_clear(set, e);
 	e->probe_successes = 0;
@@ -218,7 +240,7 @@ int mrc_ev_next_probe(struct mrc_ev_set *set, u32 now_us)
 
 		if (e->state != MRC_EV_ASSUMED_BAD || e->probe_pending ||
 		    set->plane_flags[e->plane] ||
-		    !mrc_ev_time_reached(now_us, e->probe_due_us))
+		    mrc_ev_probe_due_in(set, e, now_us))
 			continue;
 		e->probe_pending = true;
 		e->probe_sent_us = now_us;
@@ -276,6 +298,33 @@ u32 mrc_ev_probe_expire(struct mrc_ev_set *set, u32 now_us, u32 timeout_us)
 			failed++;
 	}
 	return failed;
+}
+
+bool mrc_ev_probe_wait(const struct mrc_ev_set *set, u32 now_us,
+		       u32 timeout_us, u32 *wait_us)
+{
+	bool found = false;
+	u32 ev, wait;
+
+	if (!mrc_ev_probing(set))
+		return false;
+	for (ev = 0; ev < set->n_evs; ev++) {
+		const struct mrc_ev *e = &set->evs[ev];
+		u32 elapsed = now_us - e->probe_sent_us;
+
+		/* The same rules as mrc_ev_probe_expire()'s and _next_probe()'s. */
+		if (e->probe_pending)
+			wait = elapsed >= timeout_us ? 0 : timeout_us - elapsed;
+		else if (e->state == MRC_EV_ASSUMED_BAD &&
+			 !set->plane_flags[e->plane])
+			wait = mrc_ev_probe_due_in(set, e, now_us);
+		else
+			continue;
+		if (!found || wait < *wait_us)
+			*wait_us = wait;
+		found = true;
+	}
+	return found;
 }
 
 void mrc_ev_deny(struct mrc_ev_set *set, u32 ev)

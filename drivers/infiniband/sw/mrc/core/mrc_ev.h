@@ -155,6 +155,7 @@ struct mrc_ev_set {
 	u8 plane_flags[MRC_EV_MAX_PLANES];	/* MRC_EV_PLANE_* */
 	u8 next_plane;				/* next plane to try */
 	u32 usable;				/* usable EVs in all */
+	u32 retired;				/* ASSUMED_BAD EVs */
 	u32 probe_cursor;			/* where the probe scan resumes */
 	u32 probes_pending;			/* EVs with probe_pending */
 };
@@ -213,6 +214,16 @@ bool mrc_ev_probe_result(struct mrc_ev_set *set, u32 ev, bool ok,
 u32 mrc_ev_probe_expire(struct mrc_ev_set *set, u32 now_us, u32 timeout_us);
 
 /*
+ * How long until mrc_ev_next_probe() has a probe to send, or until
+ * mrc_ev_probe_expire() with @timeout_us fails a pending one: in
+ * *@wait_us, 0 when that is now. False when no EV is bad or awaits a
+ * probe reply. Constant time while every EV is usable, so a caller may
+ * ask on every event to keep a timer for probes.
+ */
+bool mrc_ev_probe_wait(const struct mrc_ev_set *set, u32 now_us,
+		       u32 timeout_us, u32 *wait_us);
+
+/*
  * Denial (controller or peer): DENIED EVs are neither used nor probed.
  * Allowing one makes it UNKNOWN (used at once, retired on its first loss).
  */
@@ -245,6 +256,12 @@ static inline bool mrc_ev_usable(const struct mrc_ev_set *set, u32 ev)
 static inline u32 mrc_ev_usable_count(const struct mrc_ev_set *set)
 {
 	return set->usable;
+}
+
+/* Some EV is bad or awaits a probe reply: mrc_ev_probe_wait() may say when. */
+static inline bool mrc_ev_probing(const struct mrc_ev_set *set)
+{
+	return set->retired || set->probes_pending;
 }
 
 static inline const struct mrc_ev *

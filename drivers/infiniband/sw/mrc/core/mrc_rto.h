@@ -85,6 +85,12 @@ void mrc_rto_on_progress(struct mrc_rto *r);
 /* The RTO to arm the timer with now, backoff included, in us. */
 u64 mrc_rto_us(const struct mrc_rto *r);
 
+/* The same without the backoff: what one round trip may take. */
+static inline u64 mrc_rto_base_us(const struct mrc_rto *r)
+{
+	return r->base_us;
+}
+
 /* Smoothed RTT and RTT variation in us; 0 before the first sample. */
 static inline u64 mrc_rto_srtt_us(const struct mrc_rto *r)
 {

@@ -572,6 +572,29 @@ static void mrc_sender_fail(struct mrc_sender *s)
 	s->failed = true;
 }
 
+/*
+ * The caller's timer must also cover probes while PSNs are outstanding:
+ * no ACK may come to make it ask. Responses awaited alone are the
+ * caller's to time.
+ */
+static bool mrc_sender_probe_wait(const struct mrc_sender *s, u64 now,
+				  u64 *wait)
+{
+	u64 timeout;
+	u32 wait32;
+
+	if (!s->evs || !mrc_ev_probing(s->evs) || s->failed ||
+	    !mrc_tx_outstanding(&s->tx))
+		return false;
+	timeout = mrc_sender_probe_timeout_us(s);
+	if (timeout > 0x7fffffff)
+		timeout = 0x7fffffff;
+	if (!mrc_ev_probe_wait(s->evs, (u32)now, (u32)timeout, &wait32))
+		return false;
+	*wait = wait32;
+	return true;
+}
+
 bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now)
 {
 	return mrc_sender_on_timeout_ex(s, now, 0);
@@ -579,13 +602,15 @@ bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now)
 
 bool mrc_sender_on_timeout_ex(struct mrc_sender *s, u64 now, u32 responses)
 {
-	u64 rto = mrc_sender_rto_us(s), sent_at;
+	u64 rto = mrc_sender_rto_us(s), sent_at, wait;
 	bool work = false;
 	u32 expired = 0, psn;
 
 	if (s->failed)
 		return false;
 	if (mrc_sender_held_losses(s, now))
+		work = true;
+	if (mrc_sender_probe_wait(s, now, &wait) && !wait)
 		work = true;
 	if (s->no_rto)
 		return work;
@@ -621,15 +646,47 @@ bool mrc_sender_on_timeout_ex(struct mrc_sender *s, u64 now, u32 responses)
 
 u64 mrc_sender_probe_timeout_us(const struct mrc_sender *s)
 {
-	u64 rto = mrc_sender_rto_us(s);
+	u64 rto = s->no_rto ? 0 : mrc_rto_base_us(&s->rto);
 
 	return rto > MRC_SENDER_PROBE_TIMEOUT_MIN_US ? rto :
 	       MRC_SENDER_PROBE_TIMEOUT_MIN_US;
 }
 
+/*
+ * EV @ev came back through probes, having gone bad at @bad_since. When
+ * nothing was delivered since then, the connection stalled with it: what
+ * is in flight went out while it could not get through, and the RTO,
+ * backed off through the outage, may be seconds away. Resend it now, as
+ * that RTO would, but blame no EV and count no retry (the retry limit
+ * still holds: retries end only with progress), and time the next RTO
+ * from now without backoff.
+ */
+static void mrc_sender_path_back(struct mrc_sender *s, u64 now, u32 bad_since)
+{
+	if ((s32)((u32)s->progress_us - bad_since) >= 0)
+		return;
+	mrc_tx_on_timeout(&s->tx, now, 0);
+	s->stats.path_back_restarts++;
+	mrc_rto_on_progress(&s->rto);
+	s->progress_us = now;
+}
+
 bool mrc_sender_on_probe_reply(struct mrc_sender *s, u64 now, u32 ev, bool ok)
 {
-	return s->evs && mrc_ev_probe_result(s->evs, ev, ok, (u32)now);
+	const struct mrc_ev *e;
+	bool counted;
+	u32 bad_since;
+
+	if (!s->evs)
+		return false;
+	e = mrc_ev_get(s->evs, ev);
+	if (!e)
+		return false;
+	bad_since = e->changed_us;
+	counted = mrc_ev_probe_result(s->evs, ev, ok, (u32)now);
+	if (counted && e->state == MRC_EV_GOOD && !s->failed)
+		mrc_sender_path_back(s, now, bad_since);
+	return counted;
 }
 
 int mrc_sender_next_probe(struct mrc_sender *s, u64 now)
@@ -653,7 +710,7 @@ int mrc_sender_next_probe(struct mrc_sender *s, u64 now)
 
 bool mrc_sender_next_timer(const struct mrc_sender *s, u64 now, u64 *due)
 {
-	u64 rto = mrc_sender_rto_us(s), sent_at, from, loss_due;
+	u64 rto = mrc_sender_rto_us(s), sent_at, from, loss_due, wait;
 	bool armed = false;
 	u32 psn;
 
@@ -674,6 +731,11 @@ bool mrc_sender_next_timer(const struct mrc_sender *s, u64 now, u64 *due)
 	if (mrc_tx_loss_due(&s->tx, &loss_due) &&
 	    (!armed || loss_due < *due)) {
 		*due = loss_due;
+		armed = true;
+	}
+	if (mrc_sender_probe_wait(s, now, &wait) &&
+	    (!armed || now + wait < *due)) {
+		*due = now + wait;
 		armed = true;
 	}
 	if (armed && *due < now)

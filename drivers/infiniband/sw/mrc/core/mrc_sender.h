@@ -111,6 +111,11 @@ struct mrc_sender_stats {
 	/* Probes asked for, and those given up on (no reply in time). */
 	u64 probes;
 	u64 probes_lost;
+	/*
+	 * A path came back to a connection stalled since it went bad: what
+	 * was in flight was resent at once (mrc_sender_on_probe_reply()).
+	 */
+	u64 path_back_restarts;
 };
 
 /* One ACK, or the ACK part of a NAK (mrc_sender_on_ack_ex()). */
@@ -314,7 +319,7 @@ void mrc_sender_on_rnr(struct mrc_sender *s, u64 now, u32 psn);
  * due, and, after an RTO without progress, everything in flight expires,
  * the oldest's EV is blamed and a retry is counted; past retry_cnt the
  * oldest message fails and the sender stops. True when something now
- * waits to be sent.
+ * waits to be sent, a due probe included.
  */
 bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now);
 
@@ -326,8 +331,10 @@ bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now);
 bool mrc_sender_on_timeout_ex(struct mrc_sender *s, u64 now, u32 responses);
 
 /*
- * A probe waits this long for its reply at least, or an RTO when that is
- * longer; then it failed (mrc_sender_next_probe()).
+ * A probe waits this long for its reply at least, or the RTO without its
+ * backoff when that is longer; then it failed (mrc_sender_next_probe()).
+ * Not the backed-off RTO: the outage that backs it off must not slow
+ * down the probes that find its end (their interval backs off on its own).
  */
 #define MRC_SENDER_PROBE_TIMEOUT_MIN_US	1000u
 
@@ -337,7 +344,11 @@ u64 mrc_sender_probe_timeout_us(const struct mrc_sender *s);
 /*
  * A probe of EV @ev came back (@ok), or the caller gave up on it. True
  * when it answered a probe still pending (it counted); false for a reply
- * nobody waits for (a duplicate, a forgery, one after the timeout).
+ * nobody waits for (a duplicate, a forgery, one after the timeout). When
+ * it brings the EV back and nothing was delivered since the EV went bad,
+ * everything in flight is resent now and the RTO restarts from now
+ * without backoff (no retry counted, no EV blamed). Either way the
+ * caller sends what waits: a confirming probe may be due at once.
  */
 bool mrc_sender_on_probe_reply(struct mrc_sender *s, u64 now, u32 ev,
 			       bool ok);
@@ -346,12 +357,18 @@ bool mrc_sender_on_probe_reply(struct mrc_sender *s, u64 now, u32 ev,
  * The EV to probe now, or -1 (mrc_ev_next_probe()): first, every probe
  * unanswered for mrc_sender_probe_timeout_us() failed (stats.probes_lost).
  * The caller sends a PROBE on the EV returned and reports its reply with
- * mrc_sender_on_probe_reply(); it asks after every event (no timer covers
- * probes). Nothing after a failure.
+ * mrc_sender_on_probe_reply(); it asks after every event. While PSNs are
+ * outstanding, mrc_sender_next_timer() covers the next probe and the next
+ * probe timeout, so a connection whose every path went bad is probed
+ * back even when nothing else happens. Nothing after a failure.
  */
 int mrc_sender_next_probe(struct mrc_sender *s, u64 now);
 
-/* When the timer must fire next (absolute); false: no timer needed. */
+/*
+ * When the timer must fire next (absolute): the RTO, a held loss, or,
+ * while PSNs are outstanding, a probe coming due or timing out. False:
+ * no timer needed.
+ */
 bool mrc_sender_next_timer(const struct mrc_sender *s, u64 now, u64 *due);
 
 /* The oldest finished message, removed from the ring; false: none. */
