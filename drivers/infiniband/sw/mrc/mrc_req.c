@@ -223,12 +223,16 @@ static bool mrc_req_outstanding(struct mrc_qp *qp);
 
 /*
  * Makes the timer fire when the sender needs it (the oldest
- * transmission's RTO, a loss held for the reordering window), or an RTO
- * from now while only READ/atomic responses are awaited, or at the end of
- * an RNR wait: no later than that, or (@fired: the timer just ran) then.
+ * transmission's RTO, a loss held for the reordering window, a probe),
+ * or an RTO from now while only READ/atomic responses are awaited, or at
+ * the end of an RNR wait: no later than that, or (@fired: the timer just
+ * ran) then. A timer that just @kicked the send task leaves what is due
+ * now to it: a probe stays due until the task has sent it, and re-firing
+ * at once would spin until then. The task re-arms sooner when it sends.
  * Caller holds qp->lock.
  */
-static void mrc_req_arm_timer(struct mrc_qp *qp, u64 now, bool fired)
+static void mrc_req_arm_timer(struct mrc_qp *qp, u64 now, bool fired,
+			      bool kicked)
 {
 	struct mrc_req_state *req = &qp->req;
 	u64 rto = mrc_req_rto_us(qp), due = 0;
@@ -245,6 +249,8 @@ static void mrc_req_arm_timer(struct mrc_qp *qp, u64 now, bool fired)
 	}
 	if (!armed)
 		return;
+	if (kicked && due <= now)
+		due = now + jiffies_to_usecs(1);
 	if (fired)
 		mrc_req_set_timer(qp, now, due > now ? due - now : 0);
 	else
@@ -720,7 +726,7 @@ static void mrc_req_take(struct mrc_dev *mdev, enum mrc_counter cnt, u64 now,
 /*
  * The device counters of what the sender counted since the last look:
  * timeouts, EVs retired, EV charges withdrawn, NSCC's answers, probes
- * given up on.
+ * given up on, stalls a returning path ended.
  */
 static void mrc_req_take_stats(struct mrc_qp *qp)
 {
@@ -741,6 +747,8 @@ static void mrc_req_take_stats(struct mrc_qp *qp)
 		     &seen->cc_ev_switches);
 	mrc_req_take(mdev, MRC_CNT_PROBES_LOST, now->probes_lost,
 		     &seen->probes_lost);
+	mrc_req_take(mdev, MRC_CNT_PATH_BACK_RESTARTS, now->path_back_restarts,
+		     &seen->path_back_restarts);
 }
 
 /*
@@ -1025,7 +1033,7 @@ static bool mrc_req_fill(struct mrc_qp *qp, struct sk_buff_head *out)
 		mrc_req_complete(qp);
 		mrc_req_take_stats(qp);
 		if (!skb_queue_empty(out))
-			mrc_req_arm_timer(qp, now, false);
+			mrc_req_arm_timer(qp, now, false, false);
 	}
 	return more;
 }
@@ -1207,7 +1215,7 @@ static enum hrtimer_restart mrc_req_timer(struct hrtimer *t)
 		mrc_qp_error(qp);
 		goto out;
 	}
-	mrc_req_arm_timer(qp, now, true);
+	mrc_req_arm_timer(qp, now, true, kick);
 out:
 	spin_unlock_bh(&qp->lock);
 	mrc_qp_notify(qp);
@@ -1597,7 +1605,7 @@ void mrc_req_rcv(struct mrc_qp *qp, struct sk_buff *skb,
 	}
 	mrc_req_complete(qp);
 	mrc_req_take_stats(qp);
-	mrc_req_arm_timer(qp, now, false);
+	mrc_req_arm_timer(qp, now, false, false);
 out:
 	spin_unlock_bh(&qp->lock);
 	mrc_qp_notify(qp);
@@ -1609,17 +1617,28 @@ void mrc_req_rcv_probe_reply(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			     const struct mrc_rx_meta *meta)
 {
 	struct mrc_dev *mdev = to_mrc_dev(qp->ibqp.device);
+	u64 now = mrc_now_us();
+	bool kick = false;
 
 	spin_lock_bh(&qp->lock);
 	if (!qp->paths.ready || !mrc_qp_from_peer(qp, pkt, meta)) {
 		mrc_stats_inc(mdev, MRC_CNT_RX_DROP_BAD_SOURCE_QP);
 	} else if (qp->req.started &&
-		   mrc_sender_on_probe_reply(&qp->req.sender, mrc_now_us(),
+		   mrc_sender_on_probe_reply(&qp->req.sender, now,
 					     pkt->probe.ev, true)) {
 		/* Only a reply to a probe still awaited counts. */
 		mrc_stats_inc(mdev, MRC_CNT_PROBES_ANSWERED);
+		/*
+		 * A confirming probe is due now, or the path is back and
+		 * what the outage held is to be resent: no later event may
+		 * come to send it.
+		 */
+		mrc_req_take_stats(qp);
+		kick = true;
 	}
 	spin_unlock_bh(&qp->lock);
+	if (kick)
+		mrc_req_kick(qp);
 }
 
 /* ---- debugfs ---- */

@@ -53,6 +53,7 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_PLANE_STATE_SENT].name		= "plane_state_sent",
 	[MRC_CNT_PLANE_STATE_APPLIED].name	= "plane_state_applied",
 	[MRC_CNT_EV_CHARGES_CANCELLED].name	= "ev_charges_cancelled",
+	[MRC_CNT_PATH_BACK_RESTARTS].name	= "path_back_restarts",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

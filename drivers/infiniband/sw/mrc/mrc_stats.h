@@ -64,6 +64,7 @@ enum mrc_counter {
 	MRC_CNT_PLANE_STATE_SENT,	/* PLANE_STATEs sent, copies included */
 	MRC_CNT_PLANE_STATE_APPLIED,	/* a peer's new plane state applied */
 	MRC_CNT_EV_CHARGES_CANCELLED,	/* late NAK(trimmed): EV not charged */
+	MRC_CNT_PATH_BACK_RESTARTS,	/* a path came back to a stalled QP */
 	MRC_CNT_NUM
 };
 
