@@ -1002,13 +1002,34 @@ static void mrc_req_send_rd_again(struct mrc_qp *qp, struct sk_buff_head *out,
 	}
 }
 
+/*
+ * A probe that could not even leave (its plane's port not up yet, no
+ * route yet after a link came back) failed now, not after a probe
+ * timeout: the next one follows after the probe interval, which the
+ * timer covers.
+ */
+static void mrc_req_probe_unsent(struct mrc_qp *qp, u32 ev)
+{
+	u64 now = mrc_now_us();
+
+	spin_lock_bh(&qp->lock);
+	if (qp->req.started && !qp->req.stopping &&
+	    mrc_sender_on_probe_reply(&qp->req.sender, now, ev, false))
+		mrc_req_arm_timer(qp, now, false, false);
+	spin_unlock_bh(&qp->lock);
+}
+
 static void mrc_req_transmit(struct mrc_qp *qp, struct sk_buff_head *out)
 {
 	struct sk_buff *skb;
+	bool probe;
+	u32 ev;
 
 	while ((skb = __skb_dequeue(out))) {
+		probe = mrc_qp_packet_is_probe(skb, &ev);
 		mrc_txq_own(qp->txq, skb);
-		mrc_qp_send_packet(qp, skb);
+		if (mrc_qp_send_packet(qp, skb) && probe)
+			mrc_req_probe_unsent(qp, ev);
 	}
 }
 

@@ -24,12 +24,21 @@ static void mrc_qp_addrs(struct mrc_qp *qp, struct mrc_net_addr *src,
 struct mrc_xmit_cb {
 	u32 ev;
 	u8 tos;		/* DSCP << 2 | ECN */
+	bool probe;
 };
 
 static struct mrc_xmit_cb *mrc_xmit_cb(struct sk_buff *skb)
 {
 	BUILD_BUG_ON(sizeof(struct mrc_xmit_cb) > sizeof(skb->cb));
 	return (struct mrc_xmit_cb *)skb->cb;
+}
+
+bool mrc_qp_packet_is_probe(const struct sk_buff *skb, u32 *ev)
+{
+	const struct mrc_xmit_cb *cb = (const struct mrc_xmit_cb *)skb->cb;
+
+	*ev = cb->ev;
+	return cb->probe;
 }
 
 /*
@@ -84,6 +93,7 @@ struct sk_buff *mrc_qp_new_packet(struct mrc_qp *qp, struct mrc_pkt *pkt,
 	*payload = data + hdr_len;
 	mrc_xmit_cb(skb)->ev = pkt->hdr.ev;
 	mrc_xmit_cb(skb)->tos = mrc_xmit_tos(mdev, pkt, payload_len);
+	mrc_xmit_cb(skb)->probe = pkt->hdr.opcode == MRC_OP_PROBE;
 	return skb;
 
 bad_packet:

@@ -41,4 +41,10 @@ struct sk_buff *mrc_qp_new_packet(struct mrc_qp *qp, struct mrc_pkt *pkt,
  */
 int mrc_qp_send_packet(struct mrc_qp *qp, struct sk_buff *skb);
 
+/*
+ * Whether @skb, built by mrc_qp_new_packet() and not yet sent, is a PROBE;
+ * its EV in *@ev when it is.
+ */
+bool mrc_qp_packet_is_probe(const struct sk_buff *skb, u32 *ev);
+
 #endif /* MRC_XMIT_H */
