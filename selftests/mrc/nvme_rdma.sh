@@ -83,7 +83,7 @@ cleanup()
 
 RP_ALL=$(sysctl -n net.ipv4.conf.all.rp_filter)
 RP_DEFAULT=$(sysctl -n net.ipv4.conf.default.rp_filter)
-ktap_begin 9
+ktap_begin 10
 trap cleanup EXIT
 nvme_teardown
 mrc_cleanup
@@ -248,6 +248,10 @@ fi
 # connection stays up and every byte is still verified. Both veth ends
 # lose carrier, so both devices' ports go down; IPv4 deletes the routes
 # through a link that goes down, so they are put back once it is up.
+# Then the queues must not have needed nvme-rdma's error recovery: once
+# the port is back, probes prove its paths and what the outage held is
+# resent at once (paths.rst, "A path back to a stalled QP"), well within
+# the keep-alive timeout; a backed-off RTO would not be.
 FLAP_SECONDS=${MRC_NVME_FLAP_SECONDS:-2}
 flap_link()
 {
@@ -273,9 +277,11 @@ fio_through_flap()
 	# Whether the QPs rode it out or nvme-rdma had to reconnect.
 	dmesg | sed -n '/nvme_rdma.sh: flap/,$p' |
 		grep -E "nvme|mrc|rdma" | head -n 12
-	echo "nvme reconnects: $(dmesg | sed -n '/nvme_rdma.sh: flap/,$p' | grep -c 'Successfully reconnected')"
-	rdma statistic show link mrc0/1 2>/dev/null | tr -s ' ' '\n' |
-		grep -A1 -E "^(timeouts|retransmits|tx_errors)$" | paste -sd ' '
+	for dev in mrc0 mrc1; do
+		echo "$dev: $(mrc_counters $dev timeouts retransmits_timeout \
+			path_back_restarts probes_sent probes_answered tx_errors |
+			paste -sd ' ')"
+	done
 	ip link show mrctna | grep -q "state UP" || { echo "mrctna not up"; return 1; }
 	return $status
 }
@@ -284,6 +290,22 @@ if [ -n "$HOST_DEV" ]; then
 	ktap_check "fio_4k_randrw_verify_through_link_flap" fio_through_flap
 else
 	ktap_skip "fio_4k_randrw_verify_through_link_flap" "not connected"
+fi
+
+# No error recovery since the flap: no keep-alive expired, no queue was
+# torn down and reconnected.
+queues_rode_out_flap()
+{
+	local log
+	log=$(dmesg | sed -n '/nvme_rdma.sh: flap/,$p')
+	echo "error recoveries: $(grep -c 'starting error recovery' <<<"$log"), reconnects: $(grep -c 'Successfully reconnected' <<<"$log")"
+	! grep -qE 'keep-alive timer .* expired|starting error recovery|Reconnecting in' <<<"$log"
+}
+
+if [ -n "$HOST_DEV" ]; then
+	ktap_check "queues_rode_out_the_link_flap" queues_rode_out_flap
+else
+	ktap_skip "queues_rode_out_the_link_flap" "not connected"
 fi
 
 # What the host wrote is on the target's own device, byte for byte.
