@@ -803,10 +803,11 @@ static void mrc_req_retransmit(struct mrc_qp *qp, struct sk_buff_head *out,
 }
 
 /*
- * The probe the sender asks for, if any: it chooses the EV and gives up on
- * probes unanswered for too long (mrc_sender_next_probe()); the PROBE is
- * built onto @out. The timeout attribute's bounds are brought up to date
- * first, since the probe timeout follows the RTO.
+ * The probes the sender asks for, if any: it chooses the EVs and gives up
+ * on probes unanswered for too long (mrc_sender_next_probe()); the PROBEs
+ * are built onto @out, every one due now (a plane back has all its EVs
+ * due at once; at most one per EV). The timeout attribute's bounds are
+ * brought up to date first, since the probe timeout follows the RTO.
  */
 static void mrc_req_probe(struct mrc_qp *qp, struct sk_buff_head *out,
 			  u64 now)
@@ -814,8 +815,7 @@ static void mrc_req_probe(struct mrc_qp *qp, struct sk_buff_head *out,
 	int ev;
 
 	mrc_req_rto_us(qp);
-	ev = mrc_sender_next_probe(&qp->req.sender, now);
-	if (ev >= 0)
+	while ((ev = mrc_sender_next_probe(&qp->req.sender, now)) >= 0)
 		mrc_qp_paths_send_probe(qp, out, (u32)ev, (u32)now);
 }
 
