@@ -3,7 +3,7 @@
  * integrity: RC data integrity between two verbs devices, for integrity.sh.
  *
  *   integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w | -r]
- *             [-x] [-W FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B
+ *             [-x] [-W FILE] [-S FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B
  *                                   (IPv4 or IPv6 addresses)
  *
  * -x: post the requester's work with the ibv_wr_* API (ibv_wr_start(),
@@ -13,6 +13,9 @@
  *
  * -W: once connected, print "# connected" and wait for FILE to exist before
  * the first transfer (a start line for several instances at once).
+ * -S: post no more transfers once FILE exists (checked every 50 ms): the
+ * run ends as the transfer or time limit would end it, with what was
+ * posted completed and checked (a test done with its traffic ends it).
  * -T: the QPs' retransmission timeout exponent (4.096 us * 2^TIMEOUT,
  * default 14).
  *
@@ -118,6 +121,7 @@ static bool only_reads;
 static bool wr_api;
 /* -W: the file whose creation starts the transfers. */
 static const char *start_file;
+static const char *stop_file;
 /* -T: IBV_QP_TIMEOUT; perftest's default. */
 static int qp_timeout = 14;
 
@@ -597,8 +601,25 @@ static bool check_wc(const struct ibv_wc *wc, const struct transfer *t,
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w | -r] [-x] [-W FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B\n");
+		"usage: integrity [-n TRANSFERS] [-t SECONDS] [-s SEED] [-d DEPTH] [-w | -r] [-x] [-W FILE] [-S FILE] [-T TIMEOUT] DEV_A IP_A DEV_B IP_B\n");
 	return 2;
+}
+
+/* Whether to post more: within the limits, and not told to stop. */
+static bool keep_posting(unsigned long posted, unsigned long max_transfers,
+			 double start, double seconds)
+{
+	static double stop_checked;
+	static bool stopped;
+	double now = probe_now();
+
+	if (posted >= max_transfers || now - start >= seconds || stopped)
+		return false;
+	if (stop_file && now - stop_checked >= 0.05) {
+		stop_checked = now;
+		stopped = !access(stop_file, F_OK);
+	}
+	return !stopped;
 }
 
 int main(int argc, char **argv)
@@ -612,7 +633,7 @@ int main(int argc, char **argv)
 	struct ibv_wc wc;
 	int opt, ret = 0;
 
-	while ((opt = getopt(argc, argv, "n:t:s:d:wrxW:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:s:d:wrxW:S:T:")) != -1) {
 		switch (opt) {
 		case 'n':
 			max_transfers = strtoul(optarg, NULL, 0);
@@ -639,6 +660,9 @@ int main(int argc, char **argv)
 			break;
 		case 'W':
 			start_file = optarg;
+			break;
+		case 'S':
+			stop_file = optarg;
 			break;
 		case 'T':
 			qp_timeout = atoi(optarg);
@@ -674,11 +698,11 @@ int main(int argc, char **argv)
 	}
 
 	start = probe_now();
-	while (done < posted || (posted < max_transfers &&
-				 probe_now() - start < seconds)) {
+	while (done < posted ||
+	       keep_posting(posted, max_transfers, start, seconds)) {
 		/* Keep DEPTH transfers in flight, one per slot. */
 		while (posted - done < (unsigned long)depth &&
-		       posted < max_transfers && probe_now() - start < seconds) {
+		       keep_posting(posted, max_transfers, start, seconds)) {
 			struct transfer *t = &ring[posted % depth];
 
 			plan_transfer(t, posted, seed, (int)(posted % depth),

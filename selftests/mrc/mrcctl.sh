@@ -383,14 +383,15 @@ all_evs_sent()
 	[ "$(ev_counters "$tmp/paths0" | awk '$3 > 0' | wc -l)" = 512 ]
 }
 
-# Two integrity runs, two QPs on each device, for 100 s: long enough for
-# the checks below on a slow emulated host (60 s was not always).
+# Two integrity runs, two QPs on each device, until the checks below are
+# done with them (the stop file), at most 100 s: long enough for the
+# checks on a slow emulated host (60 s was not always).
 if [ "$live" = yes ]; then
-	"$INTEGRITY" -s 1 -t 100 -n 1000000 -d 4 mrc0 "$MRC_HOST_A" \
-		mrc1 "$MRC_HOST_B" >"$tmp/run1" 2>&1 &
+	"$INTEGRITY" -s 1 -t 100 -S "$tmp/stop" -n 1000000 -d 4 \
+		mrc0 "$MRC_HOST_A" mrc1 "$MRC_HOST_B" >"$tmp/run1" 2>&1 &
 	run1=$!
-	"$INTEGRITY" -s 2 -t 100 -n 1000000 -d 4 mrc0 "$MRC_HOST_A" \
-		mrc1 "$MRC_HOST_B" >"$tmp/run2" 2>&1 &
+	"$INTEGRITY" -s 2 -t 100 -S "$tmp/stop" -n 1000000 -d 4 \
+		mrc0 "$MRC_HOST_A" mrc1 "$MRC_HOST_B" >"$tmp/run2" 2>&1 &
 	run2=$!
 	wait_for 50 all_evs_sent
 	planes_during=$("$MRCCTL" planes mrc0)
@@ -490,6 +491,7 @@ if [ "$live" = yes ]; then
 	ktap_check "paths_peer_filter" peer_filter
 	ktap_check "spraying_uses_all_256_evs" spraying_spreads
 	ktap_check "spray_off_keeps_each_qp_on_one_ev" spray_off_one_ev
+	touch "$tmp/stop"
 	wait "$run1"
 	status1=$?
 	wait "$run2"
