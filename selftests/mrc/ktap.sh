@@ -18,6 +18,26 @@ ktap_begin()	# PLANNED_CASES
 {
 	echo "KTAP version 1"
 	echo "1..$1"
+	ktap_mark_time
+}
+
+# Where the time goes, for CI's budget: a case that took a second or more
+# since the previous one ended (its setup included) says so before its
+# result line. Microseconds from bash's EPOCHREALTIME.
+ktap_mark_time()
+{
+	ktap_case_start=${EPOCHREALTIME/./}
+}
+
+ktap_case_time()	# NAME
+{
+	local now=${EPOCHREALTIME/./} us
+	[ -n "${ktap_case_start:-}" ] && [ -n "$now" ] || return 0
+	us=$((now - ktap_case_start))
+	[ $us -ge 1000000 ] &&
+		printf '# case-time %s %d.%d s\n' "$1" $((us / 1000000)) \
+			$((us % 1000000 / 100000))
+	ktap_case_start=$now
 }
 
 ktap_info()
@@ -27,6 +47,7 @@ ktap_info()
 
 ktap_pass()	# NAME
 {
+	ktap_case_time "$1"
 	ktap_case_number=$((ktap_case_number + 1))
 	ktap_passed=$((ktap_passed + 1))
 	echo "ok $ktap_case_number $1"
@@ -34,6 +55,7 @@ ktap_pass()	# NAME
 
 ktap_fail()	# NAME [WHY]
 {
+	ktap_case_time "$1"
 	ktap_case_number=$((ktap_case_number + 1))
 	ktap_failed=$((ktap_failed + 1))
 	[ $# -gt 1 ] && echo "# $1: $2"
@@ -44,6 +66,7 @@ ktap_fail()	# NAME [WHY]
 # tracks. KTAP's TODO directive; it fails nothing, but the summary lists it.
 ktap_xfail()	# NAME WHY
 {
+	ktap_case_time "$1"
 	ktap_case_number=$((ktap_case_number + 1))
 	ktap_known=$((ktap_known + 1))
 	echo "not ok $ktap_case_number $1 # TODO $2"
@@ -51,6 +74,7 @@ ktap_xfail()	# NAME WHY
 
 ktap_skip()	# NAME WHY
 {
+	ktap_case_time "$1"
 	ktap_case_number=$((ktap_case_number + 1))
 	ktap_skipped=$((ktap_skipped + 1))
 	echo "ok $ktap_case_number $1 # SKIP $2"
