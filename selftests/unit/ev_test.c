@@ -394,11 +394,44 @@ static void no_usable_ev(void)
 	CHECK_EQ(set.usable, 0);
 	CHECK_EQ(mrc_ev_pick(&set, -1), -EHOSTUNREACH);
 	CHECK_EQ(mrc_ev_pick(&set, 0), -EHOSTUNREACH);
+	/* Every plane down: not even a last resort. */
+	CHECK_EQ(mrc_ev_pick_last_resort(&set), -EHOSTUNREACH);
 	/* Denied while down, allowed while down: still waits for probes. */
 	mrc_ev_deny(&set, 0);
 	mrc_ev_allow(&set, 0);
 	CHECK_EQ(set.evs[0].state, MRC_EV_ASSUMED_BAD);
 	CHECK_EQ(set.usable, 0);
+}
+
+/*
+ * The planes back, their EVs not yet probed: nothing is usable, but a
+ * packet that cannot wait goes on a bad EV of a plane that is up, in
+ * turn, and the EV stays bad. Denied EVs and down planes are never used.
+ */
+static void last_resort_when_nothing_is_usable(void)
+{
+	u64 sent;
+	int ev, i;
+
+	make_set(2, 2, 1);
+	mrc_ev_plane_set(&set, 0, MRC_EV_PLANE_DOWN, true, 0);
+	mrc_ev_plane_set(&set, 1, MRC_EV_PLANE_DOWN, true, 0);
+	mrc_ev_plane_set(&set, 1, MRC_EV_PLANE_DOWN, false, 10);
+	CHECK_EQ(mrc_ev_pick(&set, -1), -EHOSTUNREACH);
+	sent = set.evs[2].sent + set.evs[3].sent;
+	for (i = 0; i < 4; i++) {
+		ev = mrc_ev_pick_last_resort(&set);
+		CHECK(ev == 2 || ev == 3);
+	}
+	CHECK_EQ(set.evs[2].sent + set.evs[3].sent, sent + 4);
+	CHECK_EQ(set.evs[2].sent, set.evs[3].sent);
+	CHECK_EQ(set.evs[2].state, MRC_EV_ASSUMED_BAD);
+	CHECK_EQ(set.usable, 0);
+	mrc_ev_deny(&set, 2);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(mrc_ev_pick_last_resort(&set), 3);
+	mrc_ev_deny(&set, 3);
+	CHECK_EQ(mrc_ev_pick_last_resort(&set), -EHOSTUNREACH);
 }
 
 /* The times debugfs shows: last timed state change and last loss. */
@@ -505,6 +538,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(plane_down_removes_all_at_once),
 	KTAP_CASE(plane_up_returns_only_after_probes),
 	KTAP_CASE(no_usable_ev),
+	KTAP_CASE(last_resort_when_nothing_is_usable),
 	KTAP_CASE(stamps_record_changes_and_losses),
 	KTAP_CASE(probe_wait_covers_due_and_pending),
 };

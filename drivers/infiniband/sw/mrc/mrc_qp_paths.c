@@ -207,6 +207,7 @@ void mrc_qp_paths_refresh(struct mrc_qp *qp, u32 now_us)
 int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us)
 {
 	struct mrc_qp_paths *paths = &qp->paths;
+	int ev;
 
 	if (!paths->ready)
 		return -EHOSTUNREACH;
@@ -217,11 +218,18 @@ int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us)
 	 * it takes effect at once on live QPs too.
 	 */
 	if (READ_ONCE(to_mrc_dev(qp->ibqp.device)->settings.single_path))
-		return mrc_ev_pick_single(&paths->set,
-					  mrc_ev_single_key(qp->ibqp.qp_num,
-							    qp->dest_qpn),
-					  avoid);
-	return mrc_ev_pick(&paths->set, avoid);
+		ev = mrc_ev_pick_single(&paths->set,
+					mrc_ev_single_key(qp->ibqp.qp_num,
+							  qp->dest_qpn),
+					avoid);
+	else
+		ev = mrc_ev_pick(&paths->set, avoid);
+	/*
+	 * What is picked here answers the peer (ACKs, NAKs, responses,
+	 * PROBE_REPLYs): it cannot wait for our own probes, which only our
+	 * requester's traffic sends.
+	 */
+	return ev >= 0 ? ev : mrc_ev_pick_last_resort(&paths->set);
 }
 
 int mrc_qp_paths_xmit(struct mrc_qp *qp, struct sk_buff *skb, u32 ev, u8 tos)

@@ -89,7 +89,11 @@ int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid);
  */
 void mrc_qp_paths_refresh(struct mrc_qp *qp, u32 now_us);
 
-/* Under qp->lock: planes and denials catch up; then the EV to send on. */
+/*
+ * Under qp->lock: planes and denials catch up; then the EV to send an
+ * answer to the peer on: a usable one, or as a last resort a bad one on a
+ * plane that is up (mrc_ev_pick_last_resort()).
+ */
 int mrc_qp_paths_pick(struct mrc_qp *qp, int avoid, u32 now_us);
 
 /*

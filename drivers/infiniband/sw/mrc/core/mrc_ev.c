@@ -190,6 +190,23 @@ int mrc_ev_pick(struct mrc_ev_set *set, int avoid)
 	return -EHOSTUNREACH;
 }
 
+int mrc_ev_pick_last_resort(struct mrc_ev_set *set)
+{
+	u32 tried, ev = set->last_resort_cursor;
+
+	for (tried = 0; tried < set->n_evs;
+	     tried++, ev = ev + 1 == set->n_evs ? 0 : ev + 1) {
+		struct mrc_ev *e = &set->evs[ev];
+
+		if (e->state != MRC_EV_ASSUMED_BAD || set->plane_flags[e->plane])
+			continue;
+		set->last_resort_cursor = ev + 1 == set->n_evs ? 0 : ev + 1;
+		e->sent++;
+		return (int)ev;
+	}
+	return -EHOSTUNREACH;
+}
+
 void mrc_ev_on_ack(struct mrc_ev_set *set, u32 ev, u32 n)
 {
 	struct mrc_ev *e;

@@ -157,6 +157,7 @@ struct mrc_ev_set {
 	u32 usable;				/* usable EVs in all */
 	u32 retired;				/* ASSUMED_BAD EVs */
 	u32 probe_cursor;			/* where the probe scan resumes */
+	u32 last_resort_cursor;			/* mrc_ev_pick_last_resort() */
 	u32 probes_pending;			/* EVs with probe_pending */
 };
 
@@ -184,6 +185,18 @@ int mrc_ev_set_init(struct mrc_ev_set *set, struct mrc_ev *evs, u32 n_evs,
  * -EHOSTUNREACH when no EV is usable (nothing is counted then).
  */
 int mrc_ev_pick(struct mrc_ev_set *set, int avoid);
+
+/*
+ * For a packet that cannot wait for probes to bring a path back, when
+ * mrc_ev_pick() found none usable: the next ASSUMED_BAD EV on a plane
+ * that can carry traffic, in turn, counted sent. A responder's ACKs,
+ * NAKs, READ responses and PROBE_REPLYs are such packets: its EVs go bad
+ * with its own plane events, but only its own requester's probes bring
+ * them back, and a peer waiting for those answers gets none while it
+ * sends nothing. A bad EV stays bad (only probes change that).
+ * -EHOSTUNREACH when every plane is down or every EV denied.
+ */
+int mrc_ev_pick_last_resort(struct mrc_ev_set *set);
 
 /* @n packets sent on EV @ev were acknowledged: UNKNOWN becomes GOOD. */
 void mrc_ev_on_ack(struct mrc_ev_set *set, u32 ev, u32 n);
