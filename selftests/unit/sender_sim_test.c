@@ -1205,12 +1205,7 @@ static u32 send_all(struct mrc_sender *s, u64 now)
  */
 static void sender_path_back_restarts_stalled(void)
 {
-	struct mrc_sender_params p = {
-		.retry_cnt = 7, .fixed_cwnd = 8, .mtu = 1024, .ack_interval = 4,
-		.timer_granularity_us = 1,
-		.rto = { .min_us = 100, .max_us = 100000, .granularity_us = 1,
-			 .initial_us = 1000 },
-	};
+	struct mrc_sender_params p = unit_params;
 	struct mrc_ev_desc descs[2];
 	struct mrc_sender_msg msgs[4];
 	struct mrc_sender_done done;
@@ -1224,6 +1219,10 @@ static void sender_path_back_restarts_stalled(void)
 	u32 retries;
 	int ev;
 
+	/* Room for the outage: 7 retries, an RTO that backs off to 100 ms. */
+	p.retry_cnt = 7;
+	p.rto.max_us = 100000;
+	p.rto.initial_us = 1000;
 	memset(descs, 0, sizeof(descs));
 	descs[0].path.udp_sport = 49152;
 	descs[1].path.udp_sport = 49153;
@@ -1294,9 +1293,6 @@ static void sender_path_back_restarts_stalled(void)
 	CHECK_EQ(mrc_sender_pending(&s), 1);
 
 	/* Two planes; plane 1 goes down, plane 0 keeps delivering. */
-	memset(descs, 0, sizeof(descs));
-	descs[0].path.udp_sport = 49152;
-	descs[1].path.udp_sport = 49153;
 	descs[1].plane = 1;
 	CHECK_EQ(mrc_ev_set_init(&set, evs, 2, 2, descs, &evp), 0);
 	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 4, &set, NULL, 0),
