@@ -8,6 +8,8 @@
  * exactly once and in order, every PSN reaches the receiver's upper layer
  * exactly once, retries exhaust with the right status, a failed path is
  * retired and traffic moves off it, and trims are resent without an RTO.
+ * Paths sit on planes (ports); a plane can go down and come back at set
+ * times, which the sender hears at once, as the kernel's port events.
  */
 #include "ktap.h"
 #include "mrc_sender.h"
@@ -29,6 +31,17 @@ struct sim_path {
 	u64 fail_at_us;
 	/* Works again from here (SIM_NEVER: stays dead). */
 	u64 recover_at_us;
+	u8 plane;
+};
+
+#define SIM_PLANES		2
+#define SIM_PLANE_EVENTS	4
+
+/* A plane (port) goes down or comes back at @at_us. */
+struct sim_plane_event {
+	u64 at_us;
+	u8 plane;
+	bool up;
 };
 
 struct sim_scenario {
@@ -41,9 +54,12 @@ struct sim_scenario {
 	bool cc;
 	u64 time_limit_us;
 	struct sim_path path[SIM_EVS];
+	u8 n_planes;		/* 0 means 1 */
+	u32 n_plane_events;
+	struct sim_plane_event plane_event[SIM_PLANE_EVENTS];
 };
 
-enum sim_kind { SIM_DATA, SIM_REPLY, SIM_TIMER, SIM_PROBE_RESULT };
+enum sim_kind { SIM_DATA, SIM_REPLY, SIM_TIMER, SIM_PROBE_RESULT, SIM_PLANE };
 
 struct sim_event {
 	u64 t;
@@ -90,6 +106,15 @@ struct sim {
 	u64 new_after_recovery[SIM_EVS];
 	u64 overflow;
 	bool bad;
+
+	bool plane_down[SIM_PLANES];
+	/* Packets handed to an EV whose plane the sender knew was down. */
+	u64 sent_on_down_plane;
+	/* The last plane event that brought a plane back, and after it: */
+	u64 plane_up_us;
+	u64 first_done_after_up_us;	/* the sender's first completion */
+	u64 new_on_returned_plane;	/* new PSNs on its EVs, 3 ms on */
+	u8 returned_plane;
 };
 
 static struct sim S;
@@ -171,8 +196,9 @@ static void sim_pop(struct sim_event *out)
 
 static bool sim_path_dead(u32 ev)
 {
-	return S.now >= S.sc->path[ev].fail_at_us &&
-	       S.now < S.sc->path[ev].recover_at_us;
+	return S.plane_down[S.sc->path[ev].plane] ||
+	       (S.now >= S.sc->path[ev].fail_at_us &&
+		S.now < S.sc->path[ev].recover_at_us);
 }
 
 static u64 sim_trip(u32 ev)
@@ -256,6 +282,13 @@ static void sim_pump(void)
 		    S.sc->path[tx.ev].recover_at_us != SIM_NEVER &&
 		    S.now >= S.sc->path[tx.ev].recover_at_us + 3000)
 			S.new_after_recovery[tx.ev]++;
+		if (tx.ev < S.sc->n_evs &&
+		    S.plane_down[S.sc->path[tx.ev].plane])
+			S.sent_on_down_plane++;
+		if (tx.why == MRC_SENDER_NEW && tx.ev < S.sc->n_evs &&
+		    S.plane_up_us && S.now >= S.plane_up_us + 3000 &&
+		    S.sc->path[tx.ev].plane == S.returned_plane)
+			S.new_on_returned_plane++;
 		sim_send_data(tx.psn, ev, flags);
 	}
 	while ((probe = mrc_sender_next_probe(&S.snd, S.now)) >= 0) {
@@ -288,6 +321,9 @@ static void sim_receive(const struct sim_event *e)
 	struct sim_event *r;
 	u32 last;
 
+	/* A port that went down drops what was still on its way. */
+	if (S.plane_down[S.sc->path[e->ev].plane])
+		return;
 	r = sim_push(0, SIM_REPLY);
 	if (!r)
 		return;
@@ -332,6 +368,8 @@ static void sim_take_done(void)
 			S.bad = true;
 		}
 		S.snd_done++;
+		if (S.plane_up_us && !S.first_done_after_up_us)
+			S.first_done_after_up_us = S.now;
 		if (d.status == MRC_SENDER_ST_OK)
 			S.snd_ok++;
 		else if (d.status == MRC_SENDER_ST_RETRY_EXCEEDED)
@@ -343,11 +381,26 @@ static void sim_take_done(void)
 
 static void sim_reply(const struct sim_event *e)
 {
+	if (S.plane_down[S.sc->path[e->ev].plane])
+		return;
 	if (e->reply.syndrome == MRC_NAK_TRIMMED)
 		mrc_sender_on_trim(&S.snd, S.now, e->reply.nak_psn);
 	mrc_sender_on_ack(&S.snd, S.now, e->reply.cum_psn, e->reply.sack,
 			  e->reply.nwords, e->ev, false);
 	sim_take_done();
+}
+
+/* The port's carrier changed; the kernel tells the QP's EV set at once. */
+static void sim_plane(u32 plane, bool up)
+{
+	S.plane_down[plane] = !up;
+	mrc_ev_plane_set(&S.set, (u8)plane, MRC_EV_PLANE_DOWN, !up,
+			 (u32)S.now);
+	if (up) {
+		S.plane_up_us = S.now;
+		S.first_done_after_up_us = 0;
+		S.returned_plane = (u8)plane;
+	}
 }
 
 static void sim_run(const struct sim_scenario *sc)
@@ -368,16 +421,28 @@ static void sim_run(const struct sim_scenario *sc)
 	S.sc = sc;
 	S.rng = sc->seed ? sc->seed : 1;
 	memset(descs, 0, sizeof(descs));
-	for (i = 0; i < sc->n_evs; i++)
+	for (i = 0; i < sc->n_evs; i++) {
 		descs[i].path.udp_sport = (u16)(49152 + i);
+		descs[i].plane = sc->path[i].plane;
+	}
 	mrc_ev_params_default(&evp);
-	CHECK_EQ(mrc_ev_set_init(&S.set, S.evs, sc->n_evs, 1, descs, &evp), 0);
+	CHECK_EQ(mrc_ev_set_init(&S.set, S.evs, sc->n_evs,
+				 sc->n_planes ? sc->n_planes : 1, descs, &evp),
+		 0);
 	mrc_nscc_params_default(&ccp);
 	if (sc->cc)
 		CHECK_EQ(mrc_nscc_init(&S.cc, &ccp), 0);
 	CHECK_EQ(mrc_sender_init(&S.snd, &p, S.slots, SIM_SLOTS, S.msgs,
 				 SIM_MSGS, &S.set, sc->cc ? &S.cc : NULL, 0), 0);
 	mrc_receiver_init(&S.rcv, 0);
+	for (i = 0; i < sc->n_plane_events; i++) {
+		struct sim_event *pe = sim_push(sc->plane_event[i].at_us,
+						SIM_PLANE);
+
+		pe->ev = sc->plane_event[i].plane;
+		pe->flags = sc->plane_event[i].up;
+		sim_commit();
+	}
 	sim_post_more();
 	sim_pump();
 	while (S.n_events && !S.bad) {
@@ -401,6 +466,9 @@ static void sim_run(const struct sim_scenario *sc)
 			break;
 		case SIM_PROBE_RESULT:
 			mrc_sender_on_probe_reply(&S.snd, S.now, e.ev, e.flags);
+			break;
+		case SIM_PLANE:
+			sim_plane(e.ev, e.flags);
 			break;
 		}
 		sim_post_more();
@@ -549,6 +617,86 @@ static void recovered_path_is_probed_back(void)
 		CHECK_EQ(S.evs[2].state, MRC_EV_GOOD);
 		CHECK(S.new_after_recovery[2] > 0);
 	}
+}
+
+/* Two planes of two EVs each: EV i on plane i / 2. */
+static struct sim_scenario two_planes(const char *name, u64 seed)
+{
+	struct sim_scenario sc = base(name, seed);
+	u32 i;
+
+	sc.n_planes = 2;
+	for (i = 0; i < sc.n_evs; i++)
+		sc.path[i].plane = (u8)(i / 2);
+	return sc;
+}
+
+/*
+ * Plane 0's port goes down for 4 ms: nothing more is sent on its EVs while
+ * it is down, every message completes on plane 1 without a retry
+ * exhausted, and once the port is back its EVs are probed and carry new
+ * traffic again.
+ */
+static void plane_loss_keeps_traffic_on_the_other(void)
+{
+	u64 seed;
+
+	for (seed = 1; seed <= sim_seeds(10) && !ktap_case_failed; seed++) {
+		struct sim_scenario sc = two_planes("plane_loss", seed);
+
+		sc.cc = seed % 2 == 0;
+		sc.n_msgs = 8000;
+		sc.n_plane_events = 2;
+		sc.plane_event[0] = (struct sim_plane_event){ 2000, 0, false };
+		sc.plane_event[1] = (struct sim_plane_event){ 6000, 0, true };
+		sim_run(&sc);
+		check_all_delivered();
+		CHECK(S.now > 10000);
+		if (S.now <= 10000)
+			printf("# ran until %llu us only\n",
+			       (unsigned long long)S.now);
+		CHECK_EQ(S.sent_on_down_plane, 0);
+		CHECK_EQ(S.snd_retry_exceeded, 0);
+		CHECK(S.evs[0].probes + S.evs[1].probes > 0);
+		CHECK(S.new_on_returned_plane > 0);
+	}
+}
+
+/*
+ * Both ports go down for 8 ms, long enough for the RTO to back off to
+ * several milliseconds. When plane 1 returns, its probes' answers restart
+ * the stalled sender at once (the path-back restart): the first message
+ * completes well within one backed-off RTO of the port's return, and no
+ * retry is exhausted.
+ */
+static void whole_outage_resumes_when_a_plane_returns(void)
+{
+	u64 seed, slowest = 0;
+
+	for (seed = 1; seed <= sim_seeds(10) && !ktap_case_failed; seed++) {
+		struct sim_scenario sc = two_planes("plane_outage", seed);
+		u64 resumed;
+
+		sc.cc = seed % 2 == 0;
+		sc.n_msgs = 4000;
+		sc.n_plane_events = 3;
+		sc.plane_event[0] = (struct sim_plane_event){ 2000, 0, false };
+		sc.plane_event[1] = (struct sim_plane_event){ 2000, 1, false };
+		sc.plane_event[2] = (struct sim_plane_event){ 10000, 1, true };
+		sim_run(&sc);
+		check_all_delivered();
+		CHECK_EQ(S.snd_retry_exceeded, 0);
+		CHECK(S.snd.stats.timeouts > 0);
+		CHECK(S.snd.stats.path_back_restarts >= 1);
+		CHECK(S.first_done_after_up_us >= 10000);
+		resumed = S.first_done_after_up_us - 10000;
+		if (resumed > slowest)
+			slowest = resumed;
+		CHECK(resumed < 1000);
+		CHECK_EQ(S.sent_on_down_plane, 0);
+	}
+	printf("# first completion at most %llu us after the port returned\n",
+	       (unsigned long long)slowest);
 }
 
 /* Trims alone: every one resent on its NAK, none waits for the RTO. */
@@ -1544,6 +1692,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(hostile_network_many_seeds),
 	KTAP_CASE(failed_paths_are_retired),
 	KTAP_CASE(recovered_path_is_probed_back),
+	KTAP_CASE(plane_loss_keeps_traffic_on_the_other),
+	KTAP_CASE(whole_outage_resumes_when_a_plane_returns),
 	KTAP_CASE(trims_retransmit_without_rto),
 	KTAP_CASE(dead_network_exhausts_retries),
 };
