@@ -13,8 +13,11 @@ Hosts: two namespaces (the default, CI's form), or with MRC_MPI_FABRIC=1
 every host of the multi-plane fabric (scripts/mrc-fabric up: 8 hosts, 2
 planes), whose devices must also show that both planes carried the data.
 MRC_MPI_MAX_BYTES: default 16 MiB; the issue's long form is 64 MiB (give
-the VM memory: each rank holds four buffers of MAX bytes). mpi.sh is its
-entry point.
+the VM memory: each rank holds four buffers of MAX bytes).
+MRC_MPI_FAMILY=4 or 6: the QPs' GIDs of that address family
+(UCX_IB_GID_INDEX; every host must have it at the same index), where
+UCX otherwise picks its own (RoCE v2, IPv4 first). mpi.sh is its entry
+point.
 """
 
 import os
@@ -24,6 +27,19 @@ from mrclab import Fabric, Fail, Ktap, TwoHosts, lab, mrcctl, skip_all
 MAX_BYTES = int(os.environ.get("MRC_MPI_MAX_BYTES") or 16 << 20)
 FABRIC = os.environ.get("MRC_MPI_FABRIC") == "1"
 LIMIT = int(os.environ.get("MRC_MPI_SECONDS") or 600)
+FAMILY = os.environ.get("MRC_MPI_FAMILY") or ""
+
+
+def gid_index_of_family(hosts):
+    """The GID index of every host's address of FAMILY, which UCX takes
+    as one number for all ranks; Fail if the hosts disagree."""
+    addrs = {h: h.addr4 if FAMILY == "4" else h.addr6 for h in hosts}
+    if not all(addrs.values()):
+        raise Fail(f"not every host has an IPv{FAMILY} address")
+    idx = {h.dev: h.gid_index(a, timeout=20) for h, a in addrs.items()}
+    if len(set(idx.values())) != 1:
+        raise Fail(f"IPv{FAMILY} GIDs at different indices: {idx}")
+    return idx[hosts[0].dev]
 
 
 def mpi_checked(ktap, hosts, oob_net):
@@ -35,12 +51,17 @@ def mpi_checked(ktap, hosts, oob_net):
         "MRC_MPI_HOSTS": " ".join(f"{h.addr4}={h.ns}" for h in hosts),
         "MRC_MPI_DEVICES": " ".join(f"{h.ns}={h.dev}" for h in hosts),
     }
+    ucx_env = ["-x", "UCX_TLS=rc_verbs,ud_verbs"]
+    if FAMILY:
+        gid = gid_index_of_family(hosts)
+        ktap.info(f"IPv{FAMILY} GIDs: index {gid} on every host")
+        ucx_env += ["-x", f"UCX_IB_GID_INDEX={gid}"]
     argv = ["mpirun", "-np", str(len(hosts)),
             "--host", ",".join(h.addr4 for h in hosts),
             "--mca", "plm_rsh_agent", lab.selftest_file("mpi_ns_agent"),
             "--mca", "pml", "ucx", "--mca", "btl", "self",
             "--mca", "oob_tcp_if_include", oob_net,
-            "-x", "UCX_TLS=rc_verbs,ud_verbs", "-x", "MRC_MPI_DEVICES",
+            *ucx_env, "-x", "MRC_MPI_DEVICES",
             "-x", "PATH",
             lab.selftest_file("mpi_ns_wrap"), lab.selftest_file("mpi-check"),
             "-m", str(MAX_BYTES), "-i", "2"]
@@ -98,6 +119,8 @@ def run_on_fabric(ktap):
 
 
 def main():
+    if FAMILY not in ("", "4", "6"):
+        skip_all(f"MRC_MPI_FAMILY is 4 or 6, not {FAMILY!r}")
     lab.exit_on_sigterm()
     lab.require_root_tools()
     lab.require_loaded()
