@@ -16,7 +16,8 @@ MRC_MPI_MAX_BYTES: default 16 MiB; the issue's long form is 64 MiB (give
 the VM memory: each rank holds four buffers of MAX bytes).
 MRC_MPI_FAMILY=4 or 6: the QPs' GIDs of that address family
 (UCX_IB_GID_INDEX; every host must have it at the same index), where
-UCX otherwise picks its own (RoCE v2, IPv4 first). mpi.sh is its entry
+UCX otherwise picks its own (RoCE v2, IPv4 first); UCX 1.13 aborts on
+the fabric's IPv6 GIDs (Documentation/clients.rst). mpi.sh is its entry
 point.
 """
 
