@@ -1,9 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # rdma-core's own verbs test suite (python3-pyverbs, in
-# /usr/share/doc/rdma-core/tests) against an mrc device. The suite puts
-# both ends of its traffic tests on one device (--dev), which sends to its
-# own address: the packets come back over the loopback netdev.
+# /usr/share/doc/rdma-core/tests) against an mrc device, then against an rxe
+# device in the same boot. The suite puts both ends of its traffic tests on
+# one device (--dev), which sends to its own address: the packets come back
+# over the loopback netdev.
+#
+# Parity: every test that passes on rxe passes on mrc, unless
+# NOT_APPLICABLE below names it with the reason (Documentation/
+# conformance.rst has the same list).
 #
 # Required: no failure in the modules of the verbs this device has (device,
 # PD, MR, CQ, QP, CQ events, extended CQ, atomics, the ibv_wr_* extended QP
@@ -12,7 +17,10 @@
 # reported: counts and failures as diagnostics, skips with their reasons.
 # Documentation/conformance.rst has the table.
 #
-# One namespace, a veth pair: mrcna: mrcva 192.0.2.1/24, mrc0 (GID 1).
+# mrc: one namespace, a veth pair: mrcna: mrcva 192.0.2.1/24, mrc0 (GID 1).
+# rxe: a veth pair in init_net, mrcrxa 198.51.100.1/24, rxe0. 6.1's rxe
+# sends through one UDP socket in init_net, so its device cannot live in a
+# namespace the way mrc's can.
 # lab-timeout: 600
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -58,10 +66,26 @@ REQUIRED_TESTS=(
 	test_qpex.QpExTestCase.test_full_rq_bad_flow
 	test_qpex.QpExTestCase.test_rq_with_larger_sgl_bad_flow
 )
+# Tests that pass on rxe and may not on mrc, with the reason. Empty: every
+# rxe pass is required of mrc.
+declare -A NOT_APPLICABLE=()
+RXE_ADDR=198.51.100.1
 tmp=
+rxe_made=
+
+remove_rxe()
+{
+	[ -n "$rxe_made" ] || return 0
+	rdma link delete rxe0 2>/dev/null
+	ip link delete mrcrxa 2>/dev/null
+	rmmod rdma_rxe 2>/dev/null
+	rxe_made=
+	return 0
+}
 
 cleanup()
 {
+	remove_rxe
 	remove_two_hosts
 	mrc_cleanup
 	[ -z "$tmp" ] || rm -rf "$tmp"
@@ -78,27 +102,32 @@ make_two_hosts || ktap_skip_all "cannot build the namespaces and devices"
 cp -r "$SUITE" "$tmp/tests" && gunzip -f "$tmp"/tests/*.gz ||
 	ktap_skip_all "cannot unpack $SUITE"
 
-ktap_begin $((1 + ${#REQUIRED_MODULES[@]} + ${#REQUIRED_TESTS[@]}))
+ktap_begin $((3 + ${#REQUIRED_MODULES[@]} + ${#REQUIRED_TESTS[@]}))
 
+# run_suite RESULTS DEVICE GID_INDEX [NETNS]: the whole suite on DEVICE.
 run_suite()
 {
-	ip netns exec mrcna timeout 500 "$PYTHON" \
-		"$MRC_SELFTEST_DIR/pyverbs_run.py" "$tmp/tests" mrc0 1 \
-		>"$tmp/results" 2>"$tmp/stderr"
-	local status=$?
-	grep '^# ran' "$tmp/results"
-	tail -n 5 "$tmp/stderr"
-	[ $status -eq 0 ] && grep -q '^# ran [1-9]' "$tmp/results"
+	local results=$1 dev=$2 gid=$3 netns=${4:-} status
+	local -a in_netns=()
+	[ -z "$netns" ] || in_netns=(ip netns exec "$netns")
+	"${in_netns[@]}" timeout 500 "$PYTHON" \
+		"$MRC_SELFTEST_DIR/pyverbs_run.py" "$tmp/tests" "$dev" "$gid" \
+		>"$results" 2>"$results.stderr"
+	status=$?
+	grep '^# ran' "$results"
+	tail -n 5 "$results.stderr"
+	[ $status -eq 0 ] && grep -q '^# ran [1-9]' "$results"
 }
-ktap_check "suite_ran" run_suite
+ktap_check "suite_ran" run_suite "$tmp/results" mrc0 1 mrcna
 
-# "ok N fail N skip N" of the tests whose id starts with PREFIX.
-counts()	# PREFIX
+# "ok N fail N skip N" of the tests whose id starts with PREFIX, in
+# RESULTS (default: mrc's).
+counts()	# PREFIX [RESULTS]
 {
 	awk -v p="tests.$1" '
 	index($2, p) == 1 { n[$1]++ }
 	END { printf "ok %d fail %d skip %d\n", n["ok"], n["fail"], n["skip"] }' \
-		"$tmp/results"
+		"${2:-$tmp/results}"
 }
 
 module_clean()	# MODULE
@@ -123,15 +152,70 @@ for t in "${REQUIRED_TESTS[@]}"; do
 	ktap_check "${t##*.}" passed "$t"
 done
 
-# The rest, reported.
+# The rxe column, after mrc's devices are gone.
+remove_two_hosts
+rxe_why=
+make_rxe()
+{
+	modprobe rdma_rxe 2>/dev/null || { rxe_why="needs rdma_rxe"; return 1; }
+	rxe_made=1
+	ip link add mrcrxa type veth peer name mrcrxb &&
+	ip addr add $RXE_ADDR/24 dev mrcrxa &&
+	ip link set mrcrxa up && ip link set mrcrxb up &&
+	rdma link add rxe0 type rxe netdev mrcrxa ||
+		{ rxe_why="cannot make an rxe device"; return 1; }
+	rxe_gid=$(mrc_gid_index rxe0 $RXE_ADDR 5) ||
+		{ rxe_why="rxe0 has no GID for $RXE_ADDR"; return 1; }
+}
+if make_rxe; then
+	ktap_check "rxe_suite_ran" run_suite "$tmp/rxe" rxe0 "$rxe_gid"
+else
+	ktap_skip "rxe_suite_ran" "$rxe_why"
+fi
+remove_rxe
+
+# "ok ID" lines of RESULTS, IDs only, sorted.
+passes()	# RESULTS
+{
+	sed -n 's/^ok \([^:]*\)$/\1/p; s/^ok \([^:]*\): expected failure$/\1/p' "$1" |
+		sort -u
+}
+
+# Every test rxe passes, mrc passes too, or NOT_APPLICABLE says why not.
+rxe_parity()
+{
+	local t outcome missing=0
+	for t in $(comm -23 <(passes "$tmp/rxe") <(passes "$tmp/results")); do
+		outcome=$(grep -m1 -E "^(fail|skip) $t(:|$)" "$tmp/results" ||
+			echo "not run $t")
+		if [ -n "${NOT_APPLICABLE[${t#tests.}]:-}" ]; then
+			echo "not applicable: ${t#tests.}: ${NOT_APPLICABLE[${t#tests.}]}"
+		else
+			echo "passes on rxe only: $outcome"
+			missing=$((missing + 1))
+		fi
+	done
+	echo "passes on mrc only:"
+	comm -13 <(passes "$tmp/rxe") <(passes "$tmp/results") | sed 's/^/  /'
+	[ $missing -eq 0 ]
+}
+if [ -s "$tmp/rxe" ] && grep -q '^# ran [1-9]' "$tmp/rxe"; then
+	ktap_check "rxe_parity" rxe_parity
+else
+	ktap_skip "rxe_parity" "no rxe results: ${rxe_why:-the rxe run failed}"
+fi
+
+# The rest, reported: per module, mrc's counts, then rxe's.
 report()
 {
-	local m
+	local m rxe=
+	[ -s "$tmp/rxe" ] && rxe=$tmp/rxe
 	for m in $(awk '{ split($2, w, "."); print w[2] }' "$tmp/results" |
 		   sort -u); do
-		[ -n "$m" ] && [ "$m" != ran ] && echo "$m: $(counts "$m.")"
+		[ -n "$m" ] && [ "$m" != ran ] &&
+			echo "$m: mrc $(counts "$m.")${rxe:+ | rxe $(counts "$m." "$rxe")}"
 	done
-	echo "total: $(counts "")"
+	echo "total: mrc $(counts "")${rxe:+ | rxe $(counts "" "$rxe")}"
 	echo "failures outside the required modules:"
 	grep '^fail ' "$tmp/results" | sed 's/^fail tests\./  /'
 	echo "skip reasons (count, reason):"
