@@ -17,7 +17,8 @@
 # reported: counts and failures as diagnostics, skips with their reasons.
 # Documentation/conformance.rst has the table.
 #
-# mrc: one namespace, a veth pair: mrcna: mrcva 192.0.2.1/24, mrc0 (GID 1).
+# mrc: one namespace, a veth pair: mrcna: mrcva 192.0.2.1/24, mrc0 (GID 1);
+# then the rdma_cm tests on mrcn0 over the first NIC, 203.0.113.1/24.
 # rxe: a veth pair in init_net, mrcrxa 198.51.100.1/24, rxe0. 6.1's rxe
 # sends through one UDP socket in init_net, so its device cannot live in a
 # namespace the way mrc's can.
@@ -70,8 +71,10 @@ REQUIRED_TESTS=(
 # rxe pass is required of mrc.
 declare -A NOT_APPLICABLE=()
 RXE_ADDR=198.51.100.1
+NIC_ADDR=203.0.113.1
 tmp=
 rxe_made=
+nic=
 
 remove_rxe()
 {
@@ -83,8 +86,20 @@ remove_rxe()
 	return 0
 }
 
+remove_nic_device()
+{
+	[ -n "$nic" ] || return 0
+	rdma link delete mrcn0 2>/dev/null
+	wait_for 10 ib_gone mrcn0
+	ip addr flush dev "$nic" 2>/dev/null
+	ip link set "$nic" down 2>/dev/null
+	nic=
+	return 0
+}
+
 cleanup()
 {
+	remove_nic_device
 	remove_rxe
 	remove_two_hosts
 	mrc_cleanup
@@ -102,16 +117,18 @@ make_two_hosts || ktap_skip_all "cannot build the namespaces and devices"
 cp -r "$SUITE" "$tmp/tests" && gunzip -f "$tmp"/tests/*.gz ||
 	ktap_skip_all "cannot unpack $SUITE"
 
-ktap_begin $((3 + ${#REQUIRED_MODULES[@]} + ${#REQUIRED_TESTS[@]}))
+ktap_begin $((4 + ${#REQUIRED_MODULES[@]} + ${#REQUIRED_TESTS[@]}))
 
-# run_suite RESULTS DEVICE GID_INDEX [NETNS]: the whole suite on DEVICE.
+# run_suite RESULTS DEVICE GID_INDEX [NETNS [NAME...]]: the suite (or its
+# modules or tests NAME) on DEVICE, in NETNS ("" or none: init_net).
 run_suite()
 {
 	local results=$1 dev=$2 gid=$3 netns=${4:-} status
 	local -a in_netns=()
+	shift $(($# < 4 ? $# : 4))
 	[ -z "$netns" ] || in_netns=(ip netns exec "$netns")
 	"${in_netns[@]}" timeout 500 "$PYTHON" \
-		"$MRC_SELFTEST_DIR/pyverbs_run.py" "$tmp/tests" "$dev" "$gid" \
+		"$MRC_SELFTEST_DIR/pyverbs_run.py" "$tmp/tests" "$dev" "$gid" "$@" \
 		>"$results" 2>"$results.stderr"
 	status=$?
 	grep '^# ran' "$results"
@@ -130,12 +147,12 @@ counts()	# PREFIX [RESULTS]
 		"${2:-$tmp/results}"
 }
 
-module_clean()	# MODULE
+module_clean()	# MODULE [RESULTS]
 {
 	local c
-	c=$(counts "$1.")
+	c=$(counts "$1." "${2:-$tmp/results}")
 	echo "$1: $c"
-	grep "^fail tests\.$1\." "$tmp/results"
+	grep "^fail tests\.$1\." "${2:-$tmp/results}"
 	[[ $c == ok\ [1-9]*\ fail\ 0\ * ]]
 }
 for m in "${REQUIRED_MODULES[@]}"; do
@@ -152,8 +169,34 @@ for t in "${REQUIRED_TESTS[@]}"; do
 	ktap_check "${t##*.}" passed "$t"
 done
 
-# The rxe column, after mrc's devices are gone.
 remove_two_hosts
+
+# rdma-core's rdma_cm tests find a device's netdev under
+# /sys/class/infiniband/DEV/device/net, so they run on a device over a NIC
+# (the lab VM has one), in init_net; their results replace the skips of
+# the run above.
+make_nic_device()
+{
+	nic=$(nic_netdev) || { nic_why="no netdev with a parent device (a NIC)"; return 1; }
+	ip addr add $NIC_ADDR/24 dev "$nic" && ip link set "$nic" up &&
+	rdma link add mrcn0 type mrc netdev "$nic" &&
+	mrc_select_preset mrcn0 &&
+	nic_gid=$(mrc_gid_index mrcn0 $NIC_ADDR 5) ||
+		{ nic_why="cannot make mrcn0 on $nic"; return 1; }
+}
+nic_why=
+if make_nic_device; then
+	run_suite "$tmp/rdmacm" mrcn0 "$nic_gid" "" test_rdmacm
+	ktap_check "rdmacm_module_no_failures" module_clean test_rdmacm "$tmp/rdmacm"
+	grep -v '^[a-z]* tests\.test_rdmacm\.' "$tmp/results" >"$tmp/results.new"
+	grep '^[a-z]* tests\.test_rdmacm\.' "$tmp/rdmacm" >>"$tmp/results.new"
+	mv "$tmp/results.new" "$tmp/results"
+else
+	ktap_skip "rdmacm_module_no_failures" "$nic_why"
+fi
+remove_nic_device
+
+# The rxe column, after mrc's devices are gone.
 rxe_why=
 make_rxe()
 {
