@@ -239,6 +239,16 @@ ib_exists()	# IBDEV
 	[ -e "/sys/class/infiniband/$1" ]
 }
 
+# The first netdev of this namespace with a parent device (a NIC).
+nic_netdev()
+{
+	local d
+	for d in /sys/class/net/*; do
+		[ -e "$d/device" ] && { echo "${d##*/}"; return 0; }
+	done
+	return 1
+}
+
 ib_gone()	# IBDEV
 {
 	! ib_exists "$1"

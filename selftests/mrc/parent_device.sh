@@ -17,16 +17,6 @@ mrc_require_loaded
 trap mrc_cleanup EXIT
 mrc_cleanup
 
-# The first netdev of this namespace with a parent device.
-nic_netdev()
-{
-	local d
-	for d in /sys/class/net/*; do
-		[ -e "$d/device" ] && { echo "${d##*/}"; return 0; }
-	done
-	return 1
-}
-
 # A network controller on the PCI bus may only lack its driver (the lab
 # VM has no udev to load it).
 if ! nic_netdev >/dev/null &&
