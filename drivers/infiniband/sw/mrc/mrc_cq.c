@@ -154,6 +154,92 @@ static int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	return 0;
 }
 
+/*
+ * Moves the CQ to a ring of at least @cqe slots, keeping every completion
+ * not yet polled, in order and at the same indices, so the consumer's
+ * index carries over and nothing queued is lost or reordered.
+ *
+ * The new ring is built and, for a user CQ, described to userspace before
+ * cq->lock is taken: it cannot be copied to userspace under a spinlock,
+ * and a response written for a resize that then fails is never read. The
+ * count check, the copy and the switch happen under cq->lock, so a
+ * completion is posted either to the old ring before the copy or to the
+ * new one after it. The provider holds its CQ lock across the call, so
+ * the consumer index it left in the old ring does not move meanwhile; one
+ * that claims more than the ring holds is refused like too small a size.
+ *
+ * The old ring goes the way of a destroyed CQ's (mrc_ring_destroy()): its
+ * mmap entry is removed, so no new mapping of it can be made, and the
+ * entry frees the memory once an mmap() in progress has dropped its
+ * reference; pages the provider still has mapped stay allocated until it
+ * unmaps them, as remap_vmalloc_range() took a reference on each.
+ *
+ * Two resizes of one CQ may run at once (uverbs looks the CQ up shared);
+ * each switch happens whole under cq->lock, and the later one wins.
+ */
+static int mrc_resize_cq(struct ib_cq *ibcq, unsigned int cqe,
+			 struct ib_udata *udata)
+{
+	struct mrc_cq *cq = to_mrc_cq(ibcq);
+	struct mrc_resize_cq_resp resp = {};
+	struct ib_ucontext *ucontext;
+	struct mrc_ring ring, old;
+	unsigned long flags;
+	u32 consumer, queued, i;
+	int err;
+
+	if (cqe < 1 || cqe > MRC_MAX_CQE)
+		return -EINVAL;
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+		return -EOPNOTSUPP;
+	err = mrc_ring_ucontext(udata, sizeof(resp), &ucontext);
+	if (err)
+		return err;
+	/* A user CQ keeps user slots: its ring is only ever mapped. */
+	if (!!udata != cq->user)
+		return -EINVAL;
+
+	err = mrc_ring_create(&ring, cqe, mrc_cq_slot_size(cq->user),
+			      ucontext, &resp.cq);
+	if (err)
+		return err;
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_ring;
+	}
+
+	spin_lock_irqsave(&cq->lock, flags);
+	/* Acquire pairs with the provider's release of its consumer index. */
+	consumer = cq->user ? smp_load_acquire(&cq->ring.indices->consumer) :
+			      cq->consumed;
+	queued = cq->produced - consumer;
+	if (queued > cq->ring.num_slots || queued > cqe) {
+		spin_unlock_irqrestore(&cq->lock, flags);
+		err = -EINVAL;
+		goto err_ring;
+	}
+	for (i = consumer; i != cq->produced; i++)
+		memcpy(mrc_ring_slot(&ring, i), mrc_ring_slot(&cq->ring, i),
+		       ring.slot_size);
+	ring.indices->consumer = consumer;
+	mrc_ring_publish_producer(&ring, cq->produced);
+	old = cq->ring;
+	cq->ring = ring;
+	ibcq->cqe = ring.num_slots;
+	spin_unlock_irqrestore(&cq->lock, flags);
+
+	mrc_ring_destroy(&old);
+	return 0;
+
+err_ring:
+	mrc_ring_destroy(&ring);
+	return err;
+}
+
+MRC_COMPAT_RESIZE_CQ(mrc_resize_cq)
+
 /* Kernel consumers only: a user CQ is polled through its mapped ring. */
 static int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 {
@@ -198,6 +284,7 @@ const struct ib_device_ops mrc_cq_ops = {
 	.destroy_cq = mrc_destroy_cq,
 	.poll_cq = mrc_poll_cq,
 	.req_notify_cq = mrc_req_notify_cq,
+	MRC_COMPAT_RESIZE_CQ_OPS(mrc_resize_cq),
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
 };
