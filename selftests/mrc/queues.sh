@@ -128,7 +128,7 @@ perftest_case()	# TOOL ARGS...
 }
 
 perftest_cases=(write_bw read_bw atomic_bw send_lat)
-ktap_begin $((12 + ${#perftest_cases[@]}))
+ktap_begin $((13 + ${#perftest_cases[@]}))
 
 ktap_check "cq_create_poll_arm" "$QUEUE_PROBE" mrc0 cq
 ktap_check "qp_states_limits_and_send_flush" "$QUEUE_PROBE" mrc0 flush
@@ -143,6 +143,7 @@ case $? in
 esac
 ktap_check "cq_ex_and_qp_ex" "$QUEUE_PROBE" mrc0 cq-ex
 ktap_check "srq_attributes_and_capacity" "$QUEUE_PROBE" mrc0 srq
+ktap_check "cq_resize_keeps_queued_in_order" "$QUEUE_PROBE" mrc0 cq-resize
 ktap_check "send_queue_full_is_enomem" "$QUEUE_PROBE" mrc0 full "$GA" "$B4"
 
 # 1000 round trips through rings of 16 receives: many wraps. 64-byte
