@@ -3,6 +3,8 @@
  * Completion queue verbs and the completion producer.
  */
 #include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/mrc-abi.h>
@@ -288,3 +290,148 @@ const struct ib_device_ops mrc_cq_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
 };
+
+/*
+ * Self-test of a kernel CQ's resize, run at module load when the
+ * cq_selftest parameter is set (selftests/mrc/queues.sh does): no kernel
+ * ULP resizes a CQ, so nothing else reaches this path. It drives a CQ
+ * built by hand, without a device, through the same post, resize and
+ * poll code a ULP's CQ uses. A failure makes the module refuse to load.
+ */
+static bool cq_selftest;
+module_param(cq_selftest, bool, 0444);
+MODULE_PARM_DESC(cq_selftest, "check kernel CQ resize at load (default: no)");
+
+struct mrc_cq_st {
+	struct mrc_cq *cq;
+	u64 next_post;		/* wr_id of the next completion posted */
+	u64 next_poll;		/* wr_id the next poll must return */
+	unsigned int checked;
+	unsigned int failed;
+};
+
+static void cq_st_expect(struct mrc_cq_st *st, bool ok, int line,
+			 const char *what)
+{
+	st->checked++;
+	if (!ok) {
+		st->failed++;
+		pr_err("cq selftest: line %d: %s\n", line, what);
+	}
+}
+
+#define CQ_ST_EXPECT(st, cond)	cq_st_expect(st, cond, __LINE__, #cond)
+
+static int cq_st_post(struct mrc_cq_st *st, unsigned int n)
+{
+	struct ib_wc wc = {};
+	int err = 0;
+
+	while (n-- && !err) {
+		wc.wr_id = st->next_post;
+		/* Statuses vary, so a slot copied whole is told apart. */
+		wc.status = st->next_post % 3 ? IB_WC_SUCCESS :
+						IB_WC_WR_FLUSH_ERR;
+		wc.byte_len = (u32)st->next_post * 7;
+		err = mrc_cq_post(st->cq, &wc, false);
+		if (!err)
+			st->next_post++;
+	}
+	return err;
+}
+
+/*
+ * Polls @n completions in batches of up to 8; all must come in order, and
+ * none may follow them if the CQ is to be @empty then.
+ */
+static void cq_st_poll(struct mrc_cq_st *st, unsigned int n, bool empty)
+{
+	struct ib_wc wc[8];
+	int got, i;
+
+	while (n) {
+		got = mrc_poll_cq(&st->cq->ibcq, min_t(int, n, 8), wc);
+		CQ_ST_EXPECT(st, got > 0);
+		if (got <= 0)
+			return;
+		for (i = 0; i < got; i++, st->next_poll++) {
+			CQ_ST_EXPECT(st, wc[i].wr_id == st->next_poll);
+			CQ_ST_EXPECT(st, wc[i].byte_len ==
+					 (u32)st->next_poll * 7);
+			CQ_ST_EXPECT(st, wc[i].status ==
+				     (st->next_poll % 3 ? IB_WC_SUCCESS :
+				      IB_WC_WR_FLUSH_ERR));
+		}
+		n -= got;
+	}
+	if (empty)
+		CQ_ST_EXPECT(st, mrc_poll_cq(&st->cq->ibcq, 1, wc) == 0);
+}
+
+static void cq_st_run(struct mrc_cq_st *st)
+{
+	struct ib_cq *ibcq = &st->cq->ibcq;
+	int i;
+
+	/* Three queued on four slots: what the resize may and may not do. */
+	CQ_ST_EXPECT(st, !cq_st_post(st, 3));
+	CQ_ST_EXPECT(st, mrc_resize_cq(ibcq, 2, NULL) == -EINVAL);
+	CQ_ST_EXPECT(st, mrc_resize_cq(ibcq, 0, NULL) == -EINVAL);
+	CQ_ST_EXPECT(st, mrc_resize_cq(ibcq, MRC_MAX_CQE + 1, NULL) ==
+			 -EINVAL);
+	CQ_ST_EXPECT(st, ibcq->cqe == 4);
+	CQ_ST_EXPECT(st, !mrc_resize_cq(ibcq, 3, NULL));
+	CQ_ST_EXPECT(st, ibcq->cqe == 4);
+
+	/* Part polled, more queued, then grow and queue behind them. */
+	cq_st_poll(st, 1, false);
+	CQ_ST_EXPECT(st, !cq_st_post(st, 1));
+	CQ_ST_EXPECT(st, !mrc_resize_cq(ibcq, 64, NULL));
+	CQ_ST_EXPECT(st, ibcq->cqe == 64);
+	CQ_ST_EXPECT(st, !cq_st_post(st, 50));
+
+	/* 53 queued: shrink to exactly that, then read them all. */
+	CQ_ST_EXPECT(st, mrc_resize_cq(ibcq, 52, NULL) == -EINVAL);
+	CQ_ST_EXPECT(st, !mrc_resize_cq(ibcq, 53, NULL));
+	CQ_ST_EXPECT(st, ibcq->cqe == 64);
+	cq_st_poll(st, 53, true);
+
+	/* Round the new ring, then down to one slot, which holds one. */
+	for (i = 0; i < 3 * 64 && !st->failed; i++) {
+		CQ_ST_EXPECT(st, !cq_st_post(st, 1));
+		cq_st_poll(st, 1, true);
+	}
+	CQ_ST_EXPECT(st, !mrc_resize_cq(ibcq, 1, NULL));
+	CQ_ST_EXPECT(st, ibcq->cqe == 1);
+	CQ_ST_EXPECT(st, !cq_st_post(st, 1));
+	CQ_ST_EXPECT(st, cq_st_post(st, 1) == -ENOSPC);
+	cq_st_poll(st, 1, true);
+}
+
+int mrc_cq_selftest(void)
+{
+	struct mrc_cq_st st = {};
+	int err;
+
+	if (!cq_selftest)
+		return 0;
+
+	st.cq = kzalloc(sizeof(*st.cq), GFP_KERNEL);
+	if (!st.cq)
+		return -ENOMEM;
+	spin_lock_init(&st.cq->lock);
+	err = mrc_ring_create(&st.cq->ring, 4, mrc_cq_slot_size(false), NULL,
+			      NULL);
+	if (err) {
+		kfree(st.cq);
+		return err;
+	}
+	st.cq->ibcq.cqe = st.cq->ring.num_slots;
+
+	cq_st_run(&st);
+
+	mrc_ring_destroy(&st.cq->ring);
+	kfree(st.cq);
+	pr_info("cq selftest: %u checks, %u failed\n", st.checked, st.failed);
+	return st.failed ? -EINVAL : 0;
+}

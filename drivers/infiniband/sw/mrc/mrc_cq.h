@@ -48,4 +48,7 @@ int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
 /* Runs the handlers that are due. No lock of ours may be held. */
 void mrc_cq_notify(struct mrc_cq *cq);
 
+/* Module load: 0, or an error if the cq_selftest parameter is set and fails. */
+int mrc_cq_selftest(void);
+
 #endif /* MRC_CQ_H */
