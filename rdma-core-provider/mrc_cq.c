@@ -4,8 +4,8 @@
  *
  * The kernel writes completions into a ring we map at creation; polling
  * reads them there without a system call (mrc_fastpath.c). Arming goes
- * through the plain uverbs command. resize_cq keeps the EOPNOTSUPP default:
- * the kernel cannot move a ring userspace has mapped.
+ * through the plain uverbs command. A resize maps the ring the kernel moved
+ * the CQ to and unmaps the old one.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,6 +23,12 @@ struct mrc_cq {
 	 */
 	pthread_spinlock_t lock;
 	struct mrc_uring ring;
+	/*
+	 * A resize succeeded in the kernel but its new ring could not be
+	 * mapped: the kernel writes completions where we cannot read them,
+	 * so polling fails (EIO) until the CQ is destroyed.
+	 */
+	int lost;
 	/* Extended polling: the completion the read_* ops report on. */
 	const struct mrc_cqe *current;
 };
@@ -161,6 +167,75 @@ static struct ibv_cq *mrc_create_cq(struct ibv_context *ibctx, int cqe,
 	return &cq->vcq.cq;
 }
 
+/*
+ * RESIZE_CQ response as the kernel writes it: struct
+ * ib_uverbs_resize_cq_resp, whose driver_data[] holds the mrc tail.
+ */
+struct mrc_resize_cq_resp_full {
+	__u32 cqe;
+	__u32 reserved;
+	struct mrc_resize_cq_resp drv;
+};
+
+_Static_assert(offsetof(struct mrc_resize_cq_resp_full, cqe) ==
+	       offsetof(struct ib_uverbs_resize_cq_resp, cqe) &&
+	       offsetof(struct mrc_resize_cq_resp_full, reserved) ==
+	       offsetof(struct ib_uverbs_resize_cq_resp, reserved),
+	       "core RESIZE_CQ response fields moved");
+_Static_assert(offsetof(struct mrc_resize_cq_resp_full, drv) ==
+	       sizeof(struct ib_uverbs_resize_cq_resp) &&
+	       offsetof(struct mrc_resize_cq_resp_full, drv) ==
+	       offsetof(struct ib_uverbs_resize_cq_resp, driver_data),
+	       "mrc tail does not start where RESIZE_CQ driver data does");
+
+/*
+ * The kernel copies every completion we have not polled into the new ring
+ * at the index it had, and takes our index from the old ring's consumer
+ * word. Holding the lock across the command keeps that word still and
+ * keeps every poller off both rings until we read from the new one; the
+ * new ring gives us our index back (mrc_uring_attach()), so polling goes
+ * on where it stopped.
+ */
+static int mrc_resize_cq(struct ibv_cq *ibcq, int cqe)
+{
+	struct mrc_cq *cq = to_mrc_cq(ibcq);
+	struct mrc_resize_cq_resp_full resp = {};
+	struct verbs_cmd_resize_cq cmd = {};
+	struct mrc_uring ring = {};
+	int ret;
+
+	/* The kernel takes an unsigned count from 7.x on: keep its answer. */
+	if (cqe < 1)
+		return EINVAL;
+
+	pthread_spin_lock(&cq->lock);
+	if (cq->lost) {
+		ret = EIO;
+		goto out;
+	}
+	ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd, sizeof(cmd),
+				(struct ib_uverbs_resize_cq_resp *)&resp,
+				sizeof(resp));
+	if (ret)
+		goto out;
+
+	ret = ibcq->cqe < cqe ? EPROTO :
+	      mrc_uring_map(&ring, ibcq->context->cmd_fd, &resp.drv.cq,
+			    (uint32_t)ibcq->cqe, sizeof(struct mrc_cqe),
+			    MRC_URING_CONSUMER);
+	if (ret) {
+		/* Completions now go to a ring we do not have. */
+		cq->lost = 1;
+		goto out;
+	}
+	/* No one reads the old ring any more: the lock is held. */
+	mrc_uring_unmap(&cq->ring);
+	cq->ring = ring;
+out:
+	pthread_spin_unlock(&cq->lock);
+	return ret;
+}
+
 static int mrc_poll_cq(struct ibv_cq *ibcq, int num_entries,
 		       struct ibv_wc *wc)
 {
@@ -168,7 +243,8 @@ static int mrc_poll_cq(struct ibv_cq *ibcq, int num_entries,
 	int polled;
 
 	pthread_spin_lock(&cq->lock);
-	polled = mrc_cq_ring_poll(&cq->ring, num_entries, wc);
+	polled = cq->lost ? -EIO :
+		 mrc_cq_ring_poll(&cq->ring, num_entries, wc);
 	pthread_spin_unlock(&cq->lock);
 	return polled;
 }
@@ -180,8 +256,11 @@ static int mrc_poll_cq(struct ibv_cq *ibcq, int num_entries,
  */
 static int mrc_cq_next_entry(struct mrc_cq *cq)
 {
-	uint32_t available = mrc_uring_available(&cq->ring);
+	uint32_t available;
 
+	if (cq->lost)
+		return EIO;
+	available = mrc_uring_available(&cq->ring);
 	if (available > cq->ring.num_slots)
 		return EIO;
 	if (!available) {
@@ -361,4 +440,5 @@ const struct verbs_context_ops mrc_cq_context_ops = {
 	.destroy_cq = mrc_destroy_cq,
 	.poll_cq = mrc_poll_cq,
 	.req_notify_cq = ibv_cmd_req_notify_cq,
+	.resize_cq = mrc_resize_cq,
 };

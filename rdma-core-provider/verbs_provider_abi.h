@@ -516,6 +516,15 @@ struct verbs_cmd_query_srq {
 };
 
 /*
+ * rdma-core's struct ibv_resize_cq: ibv_cmd_resize_cq() fills in cq_handle
+ * and cqe, through an anonymous struct at the offsets of core_payload's.
+ */
+struct verbs_cmd_resize_cq {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_resize_cq core_payload;
+};
+
+/*
  * rdma-core's struct ibv_create_cq, ibv_create_cq_ex, ibv_create_qp and
  * ibv_create_srq. mrc has no driver request data for these, so we pass NULL
  * with size 0 and libibverbs builds the request on its own stack; the types
@@ -665,6 +674,13 @@ mrc_cmd_create_cq_ex(struct ibv_context *context,
 #endif
 }
 int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+/*
+ * The same in every layout. Sets cq->cqe from the response on success;
+ * resp_size counts the core response (8 bytes) plus our driver tail.
+ */
+int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe,
+		      struct verbs_cmd_resize_cq *cmd, size_t cmd_size,
+		      struct ib_uverbs_resize_cq_resp *resp, size_t resp_size);
 int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 
 int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
@@ -913,6 +929,12 @@ VERBS_ABI_ASSERT_OFFSET(verbs_cmd_reg_mr, core_payload, 8);
 VERBS_ABI_ASSERT_OFFSET(verbs_cmd_reg_mr, core_payload.start, 16);
 VERBS_ABI_ASSERT_OFFSET(verbs_cmd_reg_mr, core_payload.access_flags, 44);
 VERBS_ABI_ASSERT_SIZE(ib_uverbs_reg_mr_resp, 12);
+/* ibv_cmd_resize_cq() stores the response pointer, handle and count here. */
+VERBS_ABI_ASSERT_SIZE(verbs_cmd_resize_cq, 24);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_resize_cq, core_payload.response, 8);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_resize_cq, core_payload.cq_handle, 16);
+VERBS_ABI_ASSERT_OFFSET(verbs_cmd_resize_cq, core_payload.cqe, 20);
+VERBS_ABI_ASSERT_SIZE(ib_uverbs_resize_cq_resp, 8);
 
 /* libibverbs reads mr_type and access in ibv_dereg_mr(). */
 VERBS_ABI_ASSERT_SIZE(ibv_mr, 48);

@@ -28,6 +28,10 @@ typedef int create_cq_ex_fn(struct ibv_context *,
 			    size_t, struct ib_uverbs_ex_create_cq_resp *,
 			    size_t, uint32_t);
 
+/* Unchanged from 36 to 65. */
+typedef int resize_cq_fn(struct ibv_cq *, int, struct verbs_cmd_resize_cq *,
+			 size_t, struct ib_uverbs_resize_cq_resp *, size_t);
+
 #define SAME_TYPE(a, b) __builtin_types_compatible_p(a, b)
 #define OP_SEEN(name, type)						\
 	[ABI_OP_##name] = {						\
@@ -54,5 +58,7 @@ const struct abi_layout_seen ABI_LAYOUT_SEEN = {
 			  create_cq_ex_prov_attr_fn),
 	.create_cq_ex_without_prov_attr =
 		SAME_TYPE(__typeof__(ibv_cmd_create_cq_ex), create_cq_ex_fn),
+	.resize_cq_prototype_ok =
+		SAME_TYPE(__typeof__(ibv_cmd_resize_cq), resize_cq_fn),
 	.ops = { ABI_SET_OPS(OP_SEEN) },
 };

@@ -53,7 +53,8 @@
 	X(query_srq, int (*)(struct ibv_srq *, struct ibv_srq_attr *))	\
 	X(reg_mr, struct ibv_mr *(*)(struct ibv_pd *, void *, size_t,	\
 				     uint64_t, int))			\
-	X(req_notify_cq, int (*)(struct ibv_cq *, int))
+	X(req_notify_cq, int (*)(struct ibv_cq *, int))			\
+	X(resize_cq, int (*)(struct ibv_cq *, int))
 
 #define ABI_OP_ENUM(name, type) ABI_OP_##name,
 enum { ABI_SET_OPS(ABI_OP_ENUM) ABI_OP_COUNT };
@@ -75,6 +76,8 @@ struct abi_layout_seen {
 	int get_context_without_fd_arr;
 	int create_cq_ex_with_prov_attr;
 	int create_cq_ex_without_prov_attr;
+	/* ibv_cmd_resize_cq() has its one prototype. */
+	int resize_cq_prototype_ok;
 	struct abi_op_seen ops[ABI_OP_COUNT];
 };
 

@@ -44,7 +44,7 @@ struct layout_fact {
 	      destroy_cq, destroy_qp, destroy_srq, free_context, modify_qp, \
 	      modify_srq, poll_cq, post_recv, post_send, post_srq_recv,	\
 	      query_device_ex, query_port, query_qp, query_srq, reg_mr,	\
-	      req_notify_cq)						\
+	      req_notify_cq, resize_cq)					\
 	{								\
 		[ABI_OP_alloc_pd] = alloc_pd,				\
 		[ABI_OP_create_ah] = create_ah,				\
@@ -72,27 +72,28 @@ struct layout_fact {
 		[ABI_OP_query_srq] = query_srq,				\
 		[ABI_OP_reg_mr] = reg_mr,				\
 		[ABI_OP_req_notify_cq] = req_notify_cq,			\
+		[ABI_OP_resize_cq] = resize_cq,				\
 	}
 
 static const struct layout_fact facts[] = {
 	{ 36, 34, 76, "verbs_register_driver_34", 0, 0,
 	  SLOTS(5, 13, 15, 16, 19, 20, 22, 26, 28, 29, 31, 34, 36, 39, 47,
-		49, 53, 54, 55, 57, 58, 60, 61, 64, 68, 69) },
+		49, 53, 54, 55, 57, 58, 60, 61, 64, 68, 69, 71) },
 	{ 57, 57, 76, "verbs_register_driver_57", 1, 0,
 	  SLOTS(5, 13, 15, 16, 19, 20, 22, 26, 28, 29, 31, 34, 36, 39, 47,
-		49, 53, 54, 55, 57, 58, 60, 61, 64, 68, 69) },
+		49, 53, 54, 55, 57, 58, 60, 61, 64, 68, 69, 71) },
 	{ 59, 59, 79, "verbs_register_driver_59", 1, 1,
 	  SLOTS(6, 14, 16, 17, 20, 21, 23, 28, 30, 31, 33, 36, 38, 41, 49,
-		51, 55, 56, 57, 59, 60, 62, 63, 66, 70, 72) },
+		51, 55, 56, 57, 59, 60, 62, 63, 66, 70, 72, 74) },
 	{ 62, 59, 81, "verbs_register_driver_59", 1, 1,
 	  SLOTS(6, 14, 16, 17, 20, 21, 23, 28, 30, 31, 33, 36, 38, 42, 50,
-		52, 56, 57, 58, 60, 61, 63, 65, 68, 72, 74) },
+		52, 56, 57, 58, 60, 61, 63, 65, 68, 72, 74, 76) },
 	{ 64, 64, 83, "verbs_register_driver_64", 1, 1,
 	  SLOTS(7, 15, 17, 18, 21, 22, 24, 29, 31, 32, 34, 37, 39, 44, 52,
-		54, 58, 59, 60, 62, 63, 65, 67, 70, 74, 76) },
+		54, 58, 59, 60, 62, 63, 65, 67, 70, 74, 76, 78) },
 	{ 65, 65, 93, "verbs_register_driver_65", 1, 1,
 	  SLOTS(7, 15, 18, 19, 22, 23, 25, 30, 32, 33, 36, 39, 41, 46, 56,
-		58, 62, 63, 64, 66, 69, 71, 73, 76, 82, 84) },
+		58, 62, 63, 64, 66, 69, 71, 73, 76, 82, 84, 86) },
 };
 
 static void check_layout(const struct layout_fact *f,
@@ -115,6 +116,7 @@ static void check_layout(const struct layout_fact *f,
 	CHECK_EQ(seen->create_cq_ex_with_prov_attr, f->create_cq_ex_prov_attr);
 	CHECK_EQ(seen->create_cq_ex_without_prov_attr,
 		 !f->create_cq_ex_prov_attr);
+	CHECK(seen->resize_cq_prototype_ok);
 	for (i = 0; i < ABI_OP_COUNT; i++) {
 		if (seen->ops[i].slot != f->slot[i])
 			printf("# layout %d: %s in slot %zu, expected %zu\n",

@@ -185,6 +185,64 @@ static void poll_wraps_at_2_pow_32(void)
 	fake_ring_destroy(&fake);
 }
 
+/*
+ * What the kernel does at a resize: a new ring whose indices start at the
+ * old consumer index, the unpolled entries copied to the same indices.
+ */
+static void kernel_resize(struct fake_ring *from, struct fake_ring *to,
+			  uint32_t num_slots)
+{
+	uint32_t consumer = fake_consumer(from), producer = fake_producer(from);
+
+	fake_ring_init(to, num_slots, sizeof(struct mrc_cqe), consumer,
+		       MRC_URING_CONSUMER);
+	for (uint32_t i = consumer; i != producer; i++)
+		memcpy(fake_slot(to, i), fake_slot(from, i),
+		       sizeof(struct mrc_cqe));
+	fake_set_producer(to, producer);
+	fake_ring_destroy(from);
+}
+
+/*
+ * Across a shrink and a grow, with indices crossing 2^32, the provider
+ * takes its index from the new ring and reads on in order: the slot of an
+ * index differs between rings, the index does not.
+ */
+static void poll_goes_on_across_a_resize(void)
+{
+	uint32_t start = 0xfffffffau;
+	struct fake_ring a, b, c;
+	struct ibv_wc wc[16];
+
+	fake_cq_init(&a, start);
+	for (uint32_t i = 0; i < 6; i++)
+		kernel_write_cqe(&a, start + i, 700 + i, IBV_WC_SUCCESS,
+				 IBV_WC_SEND);
+	fake_set_producer(&a, start + 6);
+	CHECK_EQ(mrc_cq_ring_poll(&a.ring, 2, wc), 2);
+
+	/* Shrink 8 -> 4 with exactly 4 queued. */
+	kernel_resize(&a, &b, 4);
+	CHECK_EQ(b.ring.index, start + 2);
+	CHECK_EQ(mrc_cq_ring_poll(&b.ring, 1, wc), 1);
+	CHECK_EQ(wc[0].wr_id, 702);
+
+	/* Grow 4 -> 16 with 3 queued, then fill behind them. */
+	kernel_resize(&b, &c, 16);
+	for (uint32_t i = 6; i < 16; i++)
+		kernel_write_cqe(&c, start + i, 700 + i, IBV_WC_SUCCESS,
+				 IBV_WC_RECV);
+	fake_set_producer(&c, start + 16);
+	CHECK_EQ(mrc_cq_ring_poll(&c.ring, 16, wc), 13);
+	for (uint32_t i = 0; i < 13; i++)
+		CHECK_EQ(wc[i].wr_id, 703 + i);
+	CHECK_EQ(wc[2].opcode, IBV_WC_SEND);
+	CHECK_EQ(wc[3].opcode, IBV_WC_RECV);
+	CHECK_EQ(fake_consumer(&c), start + 16);
+	CHECK_EQ(mrc_cq_ring_poll(&c.ring, 16, wc), 0);
+	fake_ring_destroy(&c);
+}
+
 /* A producer more than a ring ahead cannot be real: report, read nothing. */
 static void poll_impossible_producer_is_an_error(void)
 {
@@ -271,6 +329,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(poll_empty_ring_returns_zero),
 	KTAP_CASE(poll_reads_in_order_and_releases_slots),
 	KTAP_CASE(poll_wraps_at_2_pow_32),
+	KTAP_CASE(poll_goes_on_across_a_resize),
 	KTAP_CASE(poll_impossible_producer_is_an_error),
 	KTAP_CASE(poll_concurrent_kernel_delivers_every_completion_once),
 };

@@ -13,12 +13,16 @@
  *   queue-probe DEVICE cq-ex     ibv_create_cq_ex/ibv_create_qp_ex and the
  *                                extended polling API
  *   queue-probe DEVICE srq       SRQ attributes, capacity and refusals
+ *   queue-probe DEVICE cq-resize resizing a CQ with completions queued:
+ *                                all come out in order; refusals; a
+ *                                resize racing completions being posted
  *   queue-probe DEVICE full SGID_INDEX PEER_IPV4
  *                                a QP in RTS towards a peer that never
  *                                answers fills up: ENOMEM at max_send_wr
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +123,6 @@ static void probe_cq(struct probe *p)
 	EXPECT(ibv_poll_cq(p->cq, 4, wc) == 0, "empty CQ polled non-zero");
 	EXPECT(ibv_req_notify_cq(p->cq, 0) == 0, "arming failed");
 	EXPECT(ibv_req_notify_cq(p->cq, 1) == 0, "solicited arming failed");
-	EXPECT(ibv_resize_cq(p->cq, 64) == EOPNOTSUPP, "resize not refused");
 	errno = 0;
 	EXPECT(!ibv_create_cq_ex(p->ctx, &timestamps) && errno == EOPNOTSUPP,
 	       "timestamps: %s", strerror(errno));
@@ -242,6 +245,176 @@ static void probe_recv_flush(struct probe *p)
 			expect_flushes(p->cq, qp, 1, 300, recv);
 	}
 	EXPECT(ibv_destroy_qp(qp) == 0, "destroy QP");
+}
+
+/* Flushed sends of a QP in ERR: the doorbell completes them at once. */
+static void flush_sends(struct ibv_qp *qp, uint64_t first_wr_id, int n)
+{
+	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND }, *bad_wr;
+
+	for (int i = 0; i < n; i++) {
+		wr.wr_id = first_wr_id + i;
+		EXPECT(ibv_post_send(qp, &wr, &bad_wr) == 0, "send %d", i);
+	}
+}
+
+/* Polls n completions one call at a time; they must be wr_ids first.. */
+static void expect_wr_ids(struct ibv_cq *cq, uint64_t first_wr_id, int n,
+			  enum ibv_wc_opcode opcode)
+{
+	struct ibv_wc wc;
+
+	for (int i = 0; i < n; i++) {
+		if (probe_poll(cq, &wc, 1, POLL_SECONDS) != 1) {
+			EXPECT(0, "completion %d of %d missing", i, n);
+			return;
+		}
+		EXPECT(wc.wr_id == first_wr_id + i && wc.opcode == opcode &&
+		       wc.status == IBV_WC_WR_FLUSH_ERR,
+		       "completion %d: wr_id %llu opcode %d status %s", i,
+		       (unsigned long long)wc.wr_id, wc.opcode,
+		       ibv_wc_status_str(wc.status));
+	}
+}
+
+#define RACE_SENDS	2000
+#define RACE_WINDOW	200	/* completions unpolled at most */
+
+struct race {
+	struct ibv_qp *qp;
+	unsigned int polled;	/* atomic: the poster waits on it */
+	int failed;
+};
+
+static void *race_poster(void *arg)
+{
+	struct race *r = arg;
+	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND }, *bad_wr;
+
+	for (unsigned int i = 0; i < RACE_SENDS; i++) {
+		while (i - __atomic_load_n(&r->polled, __ATOMIC_ACQUIRE) >=
+		       RACE_WINDOW)
+			sched_yield();
+		wr.wr_id = 5000 + i;
+		if (ibv_post_send(r->qp, &wr, &bad_wr)) {
+			r->failed = 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void probe_cq_resize(struct probe *p)
+{
+	struct ibv_qp_cap cap = { .max_send_wr = 64, .max_recv_wr = 64,
+				  .max_send_sge = 1, .max_recv_sge = 1 };
+	struct ibv_recv_wr rwr[3], *bad_rwr;
+	struct ibv_device_attr dattr;
+	struct race race = {};
+	struct ibv_wc wc[16];
+	unsigned int got = 0;
+	pthread_t poster;
+	struct ibv_cq *cq, *main_cq = p->cq;
+	struct ibv_qp *qp;
+	int err, got_now;
+
+	EXPECT(ibv_query_device(p->ctx, &dattr) == 0, "query device");
+	cq = ibv_create_cq(p->ctx, 4, NULL, NULL, 0);
+	EXPECT(cq, "create CQ: %s", strerror(errno));
+	if (!cq)
+		return;
+	EXPECT(cq->cqe == 4, "cqe %d", cq->cqe);
+	p->cq = cq;	/* the QP's CQ */
+	qp = create_rc_qp(p, NULL, &cap);
+	if (!qp)
+		goto out_cq;
+
+	/* Three receives flushed by entering ERR, queued unpolled. */
+	for (int i = 0; i < 3; i++)
+		rwr[i] = (struct ibv_recv_wr){
+			.wr_id = 100 + i, .next = i < 2 ? &rwr[i + 1] : NULL,
+		};
+	EXPECT(modify_state(qp, IBV_QPS_INIT) == 0, "to INIT");
+	EXPECT(ibv_post_recv(qp, rwr, &bad_rwr) == 0, "receives");
+	EXPECT(modify_state(qp, IBV_QPS_ERR) == 0, "to ERR");
+
+	/* Refusals leave the CQ as it was. */
+	EXPECT(ibv_resize_cq(cq, 2) == EINVAL, "2 < 3 queued accepted");
+	EXPECT(ibv_resize_cq(cq, 0) == EINVAL, "0 accepted");
+	EXPECT(ibv_resize_cq(cq, -1) == EINVAL, "-1 accepted");
+	EXPECT(ibv_resize_cq(cq, dattr.max_cqe + 1) == EINVAL,
+	       "max_cqe + 1 (%d) accepted", dattr.max_cqe + 1);
+	EXPECT(cq->cqe == 4, "refused resize changed cqe to %d", cq->cqe);
+
+	/* Exactly the queued count, then grow and queue 50 more behind. */
+	err = ibv_resize_cq(cq, 3);
+	EXPECT(err == 0 && cq->cqe >= 3, "resize to 3: %s, cqe %d",
+	       strerror(err), cq->cqe);
+	err = ibv_resize_cq(cq, 100);
+	EXPECT(err == 0 && cq->cqe >= 100, "grow to 100: %s, cqe %d",
+	       strerror(err), cq->cqe);
+	flush_sends(qp, 200, 50);
+
+	/* Part polled, so the consumer index the kernel carries is not 0. */
+	expect_wr_ids(cq, 100, 2, IBV_WC_RECV);
+	EXPECT(ibv_resize_cq(cq, 50) == EINVAL, "50 < 51 queued accepted");
+	err = ibv_resize_cq(cq, 51);
+	EXPECT(err == 0 && cq->cqe >= 51 && cq->cqe < 100,
+	       "shrink to 51: %s, cqe %d", strerror(err), cq->cqe);
+	expect_wr_ids(cq, 102, 1, IBV_WC_RECV);
+	expect_wr_ids(cq, 200, 50, IBV_WC_SEND);
+	EXPECT(ibv_poll_cq(cq, 1, wc) == 0, "completion past the last");
+
+	/* The new ring goes round: three times its size, one at a time. */
+	for (int i = 0; i < 3 * cq->cqe && !failures; i++) {
+		flush_sends(qp, 1000 + i, 1);
+		expect_wr_ids(cq, 1000 + i, 1, IBV_WC_SEND);
+	}
+
+	/* Empty: down to one slot, which still works. */
+	err = ibv_resize_cq(cq, 1);
+	EXPECT(err == 0 && cq->cqe >= 1, "shrink to 1: %s", strerror(err));
+	flush_sends(qp, 300, 1);
+	expect_wr_ids(cq, 300, 1, IBV_WC_SEND);
+
+	/*
+	 * Completions posted by another thread while this one resizes
+	 * between 256 and 512 slots and polls: none lost, none reordered.
+	 */
+	err = ibv_resize_cq(cq, 256);
+	EXPECT(err == 0, "grow to 256: %s", strerror(err));
+	race.qp = qp;
+	EXPECT(pthread_create(&poster, NULL, race_poster, &race) == 0,
+	       "thread");
+	for (int round = 0; got < RACE_SENDS && !failures; round++) {
+		got_now = probe_poll(cq, wc, 1, POLL_SECONDS);
+		EXPECT(got_now == 1, "race: %u of %d completions", got,
+		       RACE_SENDS);
+		if (got_now != 1)
+			break;
+		EXPECT(wc[0].wr_id == 5000 + got &&
+		       wc[0].status == IBV_WC_WR_FLUSH_ERR,
+		       "race: wr_id %llu, expected %u, status %s",
+		       (unsigned long long)wc[0].wr_id, 5000 + got,
+		       ibv_wc_status_str(wc[0].status));
+		__atomic_store_n(&race.polled, ++got, __ATOMIC_RELEASE);
+		if (round % 16 == 0) {
+			err = ibv_resize_cq(cq, round % 32 ? 256 : 512);
+			EXPECT(err == 0, "race: resize: %s", strerror(err));
+		}
+	}
+	if (failures)
+		/* Let the poster run out rather than wait on us forever. */
+		__atomic_store_n(&race.polled, RACE_SENDS, __ATOMIC_RELEASE);
+	pthread_join(poster, NULL);
+	EXPECT(!race.failed, "race: a send failed");
+	printf("race: %u completions in order across %u resizes\n", got,
+	       (got + 15) / 16);
+
+	EXPECT(ibv_destroy_qp(qp) == 0, "destroy QP");
+out_cq:
+	EXPECT(ibv_destroy_cq(cq) == 0, "destroy resized CQ");
+	p->cq = main_cq;
 }
 
 static void probe_cq_ex(struct probe *p)
@@ -457,7 +630,7 @@ int main(int argc, char **argv)
 	const char *what;
 
 	if (argc < 3 || (!strcmp(argv[2], "full") && argc < 5)) {
-		fprintf(stderr, "usage: %s DEVICE cq|flush|recv-flush|cq-ex|srq\n"
+		fprintf(stderr, "usage: %s DEVICE cq|flush|recv-flush|cq-ex|srq|cq-resize\n"
 			"       %s DEVICE full SGID_INDEX PEER_IPV4\n",
 			argv[0], argv[0]);
 		return 2;
@@ -487,6 +660,8 @@ int main(int argc, char **argv)
 		probe_cq_ex(&p);
 	else if (!strcmp(what, "srq"))
 		probe_srq(&p);
+	else if (!strcmp(what, "cq-resize"))
+		probe_cq_resize(&p);
 	else if (!strcmp(what, "full"))
 		probe_full(&p, atoi(argv[3]), argv[4]);
 	else

@@ -45,6 +45,24 @@ echo 18515 >"$tmp/next_port"
 # rdma_rxe would take the UDP port our devices use.
 [ -d /sys/module/rdma_rxe ] && rmmod rdma_rxe 2>/dev/null
 
+# No kernel ULP resizes a CQ: the module checks a kernel CQ's resize
+# itself when loaded with cq_selftest=1 (and refuses to load if a check
+# fails). Before any device exists, since it reloads the module.
+kernel_cq_resize_selftest()
+{
+	local line status=0
+	mrc_unload || return 1
+	mrc_load cq_selftest=1 || status=1
+	line=$(dmesg | grep "cq selftest:" | tail -n 1)
+	echo "${line:-no selftest line in dmesg}"
+	mrc_reload || return 1
+	[ $status -eq 0 ] && echo "$line" | grep -qE "[1-9][0-9]* checks, 0 failed$"
+}
+if mrc_can_load; then
+	kernel_cq_out=$(kernel_cq_resize_selftest 2>&1)
+	kernel_cq_status=$?
+fi
+
 ip netns add "$NSA" && ip netns add "$NSB" &&
 ip link add mrcqa0 netns "$NSA" type veth peer name mrcqb0 netns "$NSB" &&
 in_a ip addr add "$A4/24" dev mrcqa0 && in_b ip addr add "$B4/24" dev mrcqb0 &&
@@ -128,7 +146,7 @@ perftest_case()	# TOOL ARGS...
 }
 
 perftest_cases=(write_bw read_bw atomic_bw send_lat)
-ktap_begin $((12 + ${#perftest_cases[@]}))
+ktap_begin $((14 + ${#perftest_cases[@]}))
 
 ktap_check "cq_create_poll_arm" "$QUEUE_PROBE" mrc0 cq
 ktap_check "qp_states_limits_and_send_flush" "$QUEUE_PROBE" mrc0 flush
@@ -143,6 +161,17 @@ case $? in
 esac
 ktap_check "cq_ex_and_qp_ex" "$QUEUE_PROBE" mrc0 cq-ex
 ktap_check "srq_attributes_and_capacity" "$QUEUE_PROBE" mrc0 srq
+ktap_check "cq_resize_keeps_queued_in_order" "$QUEUE_PROBE" mrc0 cq-resize
+if ! mrc_can_load; then
+	ktap_skip "kernel_cq_resize_selftest" "reloads mrc with cq_selftest=1: $MRC_NO_LOADER"
+else
+	printf '%s\n' "$kernel_cq_out" | sed 's/^/# /'
+	if [ "$kernel_cq_status" -eq 0 ]; then
+		ktap_pass "kernel_cq_resize_selftest"
+	else
+		ktap_fail "kernel_cq_resize_selftest" "exit status $kernel_cq_status"
+	fi
+fi
 ktap_check "send_queue_full_is_enomem" "$QUEUE_PROBE" mrc0 full "$GA" "$B4"
 
 # 1000 round trips through rings of 16 receives: many wraps. 64-byte

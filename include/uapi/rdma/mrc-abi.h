@@ -117,6 +117,16 @@ struct mrc_create_cq_resp {
 	struct mrc_ring_info cq;
 };
 
+/*
+ * Driver-private tail of the RESIZE_CQ response: the CQ's new ring, which
+ * holds every completion not yet polled at the indices it had in the old
+ * one. The old ring can no longer be mapped; an existing mapping of it
+ * stays valid until unmapped, but the kernel writes no more to it.
+ */
+struct mrc_resize_cq_resp {
+	struct mrc_ring_info cq;
+};
+
 struct mrc_create_qp_resp {
 	struct mrc_ring_info sq;
 	struct mrc_ring_info rq;	/* all zero when the QP uses an SRQ */

@@ -126,6 +126,33 @@ static int fn##_attrs(struct ib_cq *ibcq,				\
 #endif
 
 /*
+ * CQ resize. The driver implements
+ *	int fn(struct ib_cq *, unsigned int cqe, struct ib_udata *udata)
+ * with a NULL udata for a kernel CQ. Up to 6.x that is resize_cq, with an
+ * int cqe straight from userspace, which ib_resize_cq() also calls for
+ * kernel CQs; 7.x renamed it resize_user_cq, took the unsigned count and
+ * dropped ib_resize_cq(), so only user CQs are resized there.
+ *
+ * MRC_COMPAT_RESIZE_CQ(fn) defines the entry point the kernel calls,
+ * MRC_COMPAT_RESIZE_CQ_OPS(fn) names it in a struct ib_device_ops.
+ */
+#ifdef MRC_HAVE_RESIZE_USER_CQ
+#define MRC_COMPAT_RESIZE_CQ(fn)
+#define MRC_COMPAT_RESIZE_CQ_OPS(fn)					\
+	.resize_user_cq = fn
+#else
+#define MRC_COMPAT_RESIZE_CQ(fn)					\
+static int fn##_int(struct ib_cq *ibcq, int cqe, struct ib_udata *udata) \
+{									\
+	/* A negative count would turn into a huge unsigned one. */	\
+	return cqe < 1 ? -EINVAL : fn(ibcq, cqe, udata);		\
+}
+
+#define MRC_COMPAT_RESIZE_CQ_OPS(fn)					\
+	.resize_cq = fn##_int
+#endif
+
+/*
  * reg_user_mr gained a DMA handle (struct ib_dmah, 6.17): placement hints
  * (CPU, TPH steering tag) for a device's DMA to the MR. mrc does no DMA and
  * offers no alloc_dmah, so uverbs never passes one; refuse one anyway

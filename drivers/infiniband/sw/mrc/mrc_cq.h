@@ -4,9 +4,10 @@
  * CQ's ring is consumed by the provider in userspace, a kernel CQ's by
  * mrc_poll_cq().
  *
- * cq->lock (spinlock, irqsave) guards the producer side and the
- * notification state; completions are posted from process context, softirq
- * and timers alike, usually under qp->lock.
+ * cq->lock (spinlock, irqsave) guards the producer side, the notification
+ * state and which ring the CQ has (a resize switches rings under it);
+ * completions are posted from process context, softirq and timers alike,
+ * usually under qp->lock.
  *
  * The consumer's handlers (comp_handler, the CQ_ERR event) never run under
  * a lock of ours: a kernel ULP may post, poll or re-arm from them, which
@@ -24,7 +25,7 @@
 
 struct mrc_cq {
 	struct ib_cq ibcq;
-	spinlock_t lock;	/* producer side, notify state */
+	spinlock_t lock;	/* producer side, notify state, ring */
 	struct mrc_ring ring;
 	bool user;
 	u32 produced;		/* our producer index */
@@ -46,5 +47,8 @@ static inline struct mrc_cq *to_mrc_cq(struct ib_cq *ibcq)
 int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
 /* Runs the handlers that are due. No lock of ours may be held. */
 void mrc_cq_notify(struct mrc_cq *cq);
+
+/* Module load: 0, or an error if the cq_selftest parameter is set and fails. */
+int mrc_cq_selftest(void);
 
 #endif /* MRC_CQ_H */

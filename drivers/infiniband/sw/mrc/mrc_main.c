@@ -13,6 +13,7 @@
 
 #include "mrc.h"
 #include "mrc_compat.h"
+#include "mrc_cq.h"
 #include "mrc_devices.h"
 #include "mrc_net.h"
 #include "mrc_qp_paths.h"
@@ -214,6 +215,10 @@ static int __init mrc_module_init(void)
 
 	/* Opt-in check of the MR data path helpers (mr_selftest=1). */
 	err = mrc_mr_selftest();
+	if (err)
+		return err;
+	/* And of a kernel CQ's resize (cq_selftest=1). */
+	err = mrc_cq_selftest();
 	if (err)
 		return err;
 

@@ -522,13 +522,13 @@ static void mrc_qp_kick(struct mrc_qp *qp)
 }
 
 /*
- * Posted work: an RC requester may send it at once in the caller's task
- * (mrc_req_doorbell()); a datagram QP's worker sends it.
+ * Posted work: a user QP's send engine may send it at once in the
+ * caller's task (mrc_req_doorbell(), mrc_ud_doorbell()).
  */
 static void mrc_qp_doorbell(struct mrc_qp *qp)
 {
 	if (mrc_qp_is_ud(qp))
-		mrc_ud_kick(qp);
+		mrc_ud_doorbell(qp);
 	else
 		mrc_req_doorbell(qp);
 }

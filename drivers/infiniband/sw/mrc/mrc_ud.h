@@ -53,6 +53,8 @@ void mrc_ud_cleanup(struct mrc_qp *qp);
  * IRQ handler (mrc_task_kick()).
  */
 void mrc_ud_kick(struct mrc_qp *qp);
+/* post_send's doorbell: sends in the caller's task when it may. */
+void mrc_ud_doorbell(struct mrc_qp *qp);
 /*
  * Kernel post_send: the destination part of a UD slot from @wr (opcode
  * already written). -EINVAL for an opcode a datagram cannot carry.
