@@ -103,7 +103,8 @@ static void mrc_qp_local_queue_drained(struct mrc_qp *qp)
 
 /*
  * RC QPs get a requester and a responder, with one local transmit budget
- * for both; datagram QPs neither.
+ * for both; UC QPs their paths, a budget and the UC engine; datagram QPs
+ * none of these.
  */
 static int mrc_qp_init_engines(struct mrc_qp *qp)
 {
@@ -114,10 +115,17 @@ static int mrc_qp_init_engines(struct mrc_qp *qp)
 	err = mrc_qp_paths_alloc(qp);
 	if (err)
 		return err;
-	qp->txq = mrc_txq_create(qp, mrc_qp_local_queue_drained,
+	qp->txq = mrc_txq_create(qp, mrc_qp_is_uc(qp) ? mrc_uc_kick :
+				 mrc_qp_local_queue_drained,
 				 MRC_REQ_WINDOW, &err);
 	if (!qp->txq)
 		goto err_paths;
+	if (mrc_qp_is_uc(qp)) {
+		err = mrc_uc_init(qp);
+		if (err)
+			goto err_txq;
+		return 0;
+	}
 	err = mrc_req_init(qp);
 	if (err)
 		goto err_txq;
@@ -142,8 +150,12 @@ static void mrc_qp_cleanup_engines(struct mrc_qp *qp)
 		mrc_ud_cleanup(qp);
 		return;
 	}
-	mrc_req_cleanup(qp);
-	mrc_resp_cleanup(qp);
+	if (mrc_qp_is_uc(qp)) {
+		mrc_uc_cleanup(qp);
+	} else {
+		mrc_req_cleanup(qp);
+		mrc_resp_cleanup(qp);
+	}
 	/*
 	 * Nothing transmits any more; a packet still queued kicks nobody
 	 * (until here, the stopped tasks made its kicks no-ops).
@@ -166,6 +178,7 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	switch (init->qp_type) {
 	case IB_QPT_RC:
+	case IB_QPT_UC:
 	case IB_QPT_UD:
 		break;
 	case IB_QPT_GSI:
@@ -332,7 +345,10 @@ static void mrc_flush_rq(struct mrc_qp *qp)
 	struct mrc_recv_wqe *wqe;
 
 	/* What the responder took from an SRQ is flushed there. */
-	mrc_resp_flush(qp);
+	if (mrc_qp_is_uc(qp))
+		mrc_uc_flush(qp);
+	else
+		mrc_resp_flush(qp);
 	if (!mrc_qp_has_rq(qp))
 		return;
 	pending = mrc_ring_produced(&qp->rq, qp->rq_completed);
@@ -432,8 +448,12 @@ static int mrc_check_av(struct mrc_dev *mdev, const struct rdma_ah_attr *av)
 #define MRC_QP_UNSUPPORTED_MASK \
 	(IB_QP_CAP | IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE)
 
-static int mrc_check_qp_attr(struct mrc_dev *mdev, struct ib_qp_attr *attr,
-			     int mask)
+/* UC carries no READ nor atomic requests: nothing else to allow. */
+#define MRC_UC_ACCESS_FLAGS \
+	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE)
+
+static int mrc_check_qp_attr(struct mrc_dev *mdev, struct mrc_qp *qp,
+			     struct ib_qp_attr *attr, int mask)
 {
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS || mask & MRC_QP_UNSUPPORTED_MASK)
 		return -EOPNOTSUPP;
@@ -443,7 +463,8 @@ static int mrc_check_qp_attr(struct mrc_dev *mdev, struct ib_qp_attr *attr,
 	    attr->pkey_index >= MRC_PORT_PKEY_TABLE_LEN)
 		return -EINVAL;
 	if (mask & IB_QP_ACCESS_FLAGS &&
-	    attr->qp_access_flags & ~MRC_QP_ACCESS_FLAGS)
+	    attr->qp_access_flags & ~(mrc_qp_is_uc(qp) ? MRC_UC_ACCESS_FLAGS :
+						      MRC_QP_ACCESS_FLAGS))
 		return -EINVAL;
 	if (mask & IB_QP_AV && mrc_check_av(mdev, &attr->ah_attr))
 		return -EINVAL;
@@ -517,18 +538,23 @@ static void mrc_qp_kick(struct mrc_qp *qp)
 {
 	if (mrc_qp_is_ud(qp))
 		mrc_ud_kick(qp);
+	else if (mrc_qp_is_uc(qp))
+		mrc_uc_kick(qp);
 	else
 		mrc_req_kick(qp);
 }
 
 /*
  * Posted work: a user QP's send engine may send it at once in the
- * caller's task (mrc_req_doorbell(), mrc_ud_doorbell()).
+ * caller's task (mrc_req_doorbell(), mrc_ud_doorbell()); a UC QP's
+ * worker sends it.
  */
 static void mrc_qp_doorbell(struct mrc_qp *qp)
 {
 	if (mrc_qp_is_ud(qp))
 		mrc_ud_doorbell(qp);
+	else if (mrc_qp_is_uc(qp))
+		mrc_uc_kick(qp);
 	else
 		mrc_req_doorbell(qp);
 }
@@ -546,7 +572,7 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (udata && udata->inlen &&
 	    !ib_is_udata_cleared(udata, 0, udata->inlen))
 		return -EOPNOTSUPP;
-	err = mrc_check_qp_attr(mdev, attr, mask);
+	err = mrc_check_qp_attr(mdev, qp, attr, mask);
 	if (err)
 		return err;
 
@@ -561,7 +587,8 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 					 &rdma_ah_read_grh(&attr->ah_attr)->dgid);
 		if (err)
 			return err;
-		mrc_req_prepare(qp);
+		if (!mrc_qp_is_uc(qp))
+			mrc_req_prepare(qp);
 	}
 
 	spin_lock_irqsave(&qp->lock, flags);
@@ -580,11 +607,15 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	mrc_apply_qp_attr(qp, attr, mask);
 	if (mask & IB_QP_STATE && next != qp->state) {
 		if (cur == IB_QPS_RTR && next == IB_QPS_RTS) {
-			if (!mrc_qp_is_ud(qp))
+			if (mrc_qp_is_uc(qp))
+				mrc_uc_start(qp);
+			else if (!mrc_qp_is_ud(qp))
 				mrc_req_start(qp);
 			kick = true;
 		}
-		if (next == IB_QPS_RTR && !mrc_qp_is_ud(qp))
+		if (next == IB_QPS_RTR && mrc_qp_is_uc(qp))
+			mrc_uc_rx_start(qp);
+		else if (next == IB_QPS_RTR && !mrc_qp_is_ud(qp))
 			mrc_resp_start(qp);
 		qp->state = next;
 		if (next == IB_QPS_RESET) {
@@ -703,7 +734,8 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
 	struct mrc_send_wqe *wqe = mrc_ring_slot(&qp->sq, index);
 	u32 i, inline_len = 0;
 
-	if (!mrc_qp_is_ud(qp) && !mrc_rc_send_opcode_ok(wr->opcode))
+	if (mrc_qp_is_uc(qp) ? !mrc_uc_send_opcode_ok(wr->opcode) :
+	    !mrc_qp_is_ud(qp) && !mrc_rc_send_opcode_ok(wr->opcode))
 		return -EINVAL;
 	if (wr->send_flags & IB_SEND_INLINE) {
 		for (i = 0; i < wr->num_sge; i++)

@@ -45,6 +45,7 @@
 #include "mrc_req.h"
 #include "mrc_resp.h"
 #include "mrc_ring.h"
+#include "mrc_uc.h"
 #include "mrc_ud.h"
 #include "mrc_qp_paths.h"
 
@@ -103,13 +104,15 @@ struct mrc_qp {
 	struct mrc_req_state req;	/* mrc_req.c */
 	struct mrc_resp_state resp;	/* mrc_resp.c */
 	struct mrc_ud_state ud;		/* mrc_ud.c */
+	struct mrc_uc_state uc;		/* mrc_uc.c */
 	/*
 	 * RC: the local transmit budget (mrc_txq.h) that the requester and
-	 * the READ responder share; packets leaving it wake both.
+	 * the READ responder share; packets leaving it wake both. UC: its
+	 * send task's.
 	 */
 	struct mrc_txq *txq;
 
-	/* RC: the EVs it sprays over (mrc_qp_paths.c). */
+	/* RC: the EVs it sprays over; UC: its one EV among them. */
 	struct mrc_qp_paths paths;
 };
 
@@ -122,6 +125,12 @@ static inline struct mrc_qp *to_mrc_qp(struct ib_qp *ibqp)
 static inline bool mrc_qp_is_ud(const struct mrc_qp *qp)
 {
 	return mrc_qp_type_is_ud(qp->ibqp.qp_type);
+}
+
+/* A UC QP: connected, but with neither requester nor responder. */
+static inline bool mrc_qp_is_uc(const struct mrc_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UC;
 }
 
 /*

@@ -13,9 +13,10 @@
 
 /*
  * Datagrams go to UD and GSI QPs (mrc_ud.c), and only there. Requests go
- * to an RC QP's responder (mrc_resp.c), responses to its requester
- * (mrc_req.c); each checks the QP's state and peer under qp->lock. None
- * keeps @skb: it is freed here once they return.
+ * to an RC QP's responder (mrc_resp.c) or a UC QP's receiver (mrc_uc.c),
+ * responses to an RC QP's requester (mrc_req.c); each checks the QP's
+ * state and peer under qp->lock. None keeps @skb: it is freed here once
+ * they return.
  */
 static void mrc_rcv_qp(struct mrc_qp *qp, struct sk_buff *skb,
 		       const struct mrc_pkt *pkt,
@@ -35,27 +36,37 @@ static void mrc_rcv_qp(struct mrc_qp *qp, struct sk_buff *skb,
 		mrc_ud_rcv(qp, skb, pkt, meta);
 		break;
 	case MRC_OPC_REQUEST:
-		mrc_resp_rcv(qp, skb, pkt, meta);
+		if (mrc_qp_is_uc(qp))
+			mrc_uc_rcv(qp, skb, pkt, meta);
+		else
+			mrc_resp_rcv(qp, skb, pkt, meta);
 		break;
 	case MRC_OPC_RESPONSE:
+		/* A UC QP sends no request that is answered. */
+		if (mrc_qp_is_uc(qp))
+			goto drop;
 		mrc_req_rcv(qp, skb, pkt, meta);
 		break;
 	case MRC_OPC_PATH:
 		/* Not a datagram: a UD QP was turned away above. */
 		if (opcode == MRC_OP_PROBE)
 			mrc_qp_paths_rcv_probe(qp, pkt, meta);
+		else if (opcode == MRC_OP_PROBE_REPLY && mrc_qp_is_uc(qp))
+			goto drop;
 		else if (opcode == MRC_OP_PROBE_REPLY)
 			mrc_req_rcv_probe_reply(qp, pkt, meta);
 		else
 			mrc_qp_paths_rcv_plane_state(qp, pkt, meta);
 		break;
 	default:
-		mrc_stats_inc(to_mrc_dev(qp->ibqp.device),
-			      MRC_CNT_RX_DROP_QP_STATE);
-		kfree_skb(skb);
-		return;
+		goto drop;
 	}
 	consume_skb(skb);
+	return;
+
+drop:
+	mrc_stats_inc(to_mrc_dev(qp->ibqp.device), MRC_CNT_RX_DROP_QP_STATE);
+	kfree_skb(skb);
 }
 
 void mrc_rcv(struct mrc_dev *mdev, struct sk_buff *skb,

@@ -65,6 +65,8 @@ enum mrc_counter {
 	MRC_CNT_PLANE_STATE_APPLIED,	/* a peer's new plane state applied */
 	MRC_CNT_EV_CHARGES_CANCELLED,	/* late NAK(trimmed): EV not charged */
 	MRC_CNT_PATH_BACK_RESTARTS,	/* a path came back to a stalled QP */
+	MRC_CNT_UC_MSGS_DROPPED,	/* UC: a message cut short by a gap */
+	MRC_CNT_UC_PKTS_DISCARDED,	/* UC: packets of no message taken */
 	MRC_CNT_NUM
 };
 
