@@ -84,13 +84,19 @@ enum {
  * Which opcodes a QP type may post. MRC's wire format carries SEND, WRITE,
  * READ and the two atomics, with or without immediate data; there is no
  * SEND_WITH_INV, LOCAL_INV or memory window bind. A UD QP sends
- * datagrams: SEND and SEND_WITH_IMM.
+ * datagrams: SEND and SEND_WITH_IMM. A UC QP sends SENDs and WRITEs: with
+ * nothing coming back, it has no READ nor atomics, as in IBTA.
  */
 static bool mrc_send_opcode_valid(enum ibv_qp_type qp_type,
 				  enum ibv_wr_opcode opcode)
 {
 	if (qp_type == IBV_QPT_UD)
 		return opcode == IBV_WR_SEND || opcode == IBV_WR_SEND_WITH_IMM;
+	if (qp_type == IBV_QPT_UC)
+		return opcode == IBV_WR_SEND ||
+		       opcode == IBV_WR_SEND_WITH_IMM ||
+		       opcode == IBV_WR_RDMA_WRITE ||
+		       opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
 	if (qp_type != IBV_QPT_RC)
 		return false;
 

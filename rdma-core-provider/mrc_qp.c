@@ -239,7 +239,8 @@ static struct ibv_qp *mrc_create_qp(struct ibv_pd *pd,
 	struct mrc_qp *qp;
 	int err;
 
-	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD) {
+	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UC &&
+	    attr->qp_type != IBV_QPT_UD) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -337,7 +338,8 @@ static struct ibv_qp *mrc_create_qp_ex(struct ibv_context *ibctx,
 					  IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ||
 	    (attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS &&
 	     attr->create_flags) ||
-	    (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD)) {
+	    (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UC &&
+	     attr->qp_type != IBV_QPT_UD)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}

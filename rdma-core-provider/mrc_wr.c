@@ -21,12 +21,17 @@
 	 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |	\
 	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 #define MRC_WR_OPS_UD	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
+#define MRC_WR_OPS_UC							\
+	(MRC_WR_OPS_UD | IBV_QP_EX_WITH_RDMA_WRITE |			\
+	 IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM)
 
 int mrc_wr_check_send_ops(enum ibv_qp_type qp_type, uint64_t send_ops_flags)
 {
 	if (send_ops_flags & ~(uint64_t)MRC_WR_OPS_RC)
 		return EOPNOTSUPP;
 	if (qp_type == IBV_QPT_UD && send_ops_flags & ~(uint64_t)MRC_WR_OPS_UD)
+		return EINVAL;
+	if (qp_type == IBV_QPT_UC && send_ops_flags & ~(uint64_t)MRC_WR_OPS_UC)
 		return EINVAL;
 	return 0;
 }

@@ -349,27 +349,53 @@ static void sq_refuses_invalid_requests(void)
 	fake_ring_destroy(&t.fake);
 }
 
-/* UC is nothing mrc does; UD takes SENDs that name an AH, nothing else. */
+/*
+ * UC takes SENDs and WRITEs but no READ nor atomics (nothing comes back);
+ * UD takes SENDs that name an AH, nothing else.
+ */
 static void sq_refuses_opcodes_of_other_qp_types(void)
 {
 	static const enum ibv_wr_opcode not_ud[] = {
 		IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_RDMA_READ,
 		IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD,
 	};
+	static const enum ibv_wr_opcode not_uc[] = {
+		IBV_WR_RDMA_READ, IBV_WR_ATOMIC_CMP_AND_SWP,
+		IBV_WR_ATOMIC_FETCH_AND_ADD, IBV_WR_SEND_WITH_INV,
+	};
+	static const enum ibv_wr_opcode uc_ok[] = {
+		IBV_WR_SEND, IBV_WR_SEND_WITH_IMM, IBV_WR_RDMA_WRITE,
+		IBV_WR_RDMA_WRITE_WITH_IMM,
+	};
 	struct ibv_sge sge = { .addr = 0x1000, .length = 8, .lkey = 1 };
 	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1,
 				  .opcode = IBV_WR_SEND };
 	struct mrc_ah ah = { .kernel_handle = 7 };
 	struct fake_sq t;
+	size_t i;
 
 	fake_sq_init(&t, SQ_SLOTS, 0);
 	t.sq.qp_type = IBV_QPT_UC;
-	CHECK_EQ(post_one(&t, &wr), EINVAL);
+	for (i = 0; i < sizeof(not_uc) / sizeof(not_uc[0]); i++) {
+		wr.opcode = not_uc[i];
+		CHECK_EQ(post_one(&t, &wr), EINVAL);
+	}
+	CHECK_EQ(fake_producer(&t.fake), 0);
+	for (i = 0; i < sizeof(uc_ok) / sizeof(uc_ok[0]); i++) {
+		wr.opcode = uc_ok[i];
+		CHECK_EQ(post_one(&t, &wr), 0);
+		CHECK_EQ(sq_slot(&t, i)->opcode, (uint32_t)uc_ok[i]);
+	}
+	CHECK_EQ(fake_producer(&t.fake), 4);
+	fake_ring_destroy(&t.fake);
+
+	fake_sq_init(&t, SQ_SLOTS, 0);
+	wr.opcode = IBV_WR_SEND;
 	t.sq.qp_type = IBV_QPT_UD;
 	/* A datagram without an address handle goes nowhere. */
 	CHECK_EQ(post_one(&t, &wr), EINVAL);
 	wr.wr.ud.ah = &ah.ibv_ah;
-	for (size_t i = 0; i < sizeof(not_ud) / sizeof(not_ud[0]); i++) {
+	for (i = 0; i < sizeof(not_ud) / sizeof(not_ud[0]); i++) {
 		wr.opcode = not_ud[i];
 		CHECK_EQ(post_one(&t, &wr), EINVAL);
 	}

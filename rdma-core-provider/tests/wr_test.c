@@ -417,6 +417,13 @@ static void wr_refuses_what_the_qp_cannot_carry(void)
 	CHECK_EQ(one_batch(&t, plain_send), 0);
 	fake_ring_destroy(&t.fake);
 
+	/* UC: a WRITE goes, a READ does not (nothing answers it). */
+	test_qp_init(&t, IBV_QPT_UC, SQ_SLOTS, ALL_OPS);
+	CHECK_EQ(one_batch(&t, plain_write), 0);
+	CHECK_EQ(one_batch(&t, plain_send), 0);
+	CHECK_EQ(fake_producer(&t.fake), 2);
+	fake_ring_destroy(&t.fake);
+
 	/* UD: a datagram needs its address; RDMA is not for datagrams. */
 	test_qp_init(&t, IBV_QPT_UD, SQ_SLOTS, ALL_OPS);
 	CHECK_EQ(one_batch(&t, plain_send), EINVAL);
@@ -504,6 +511,18 @@ static void wr_create_refuses_operations_mrc_lacks(void)
 	CHECK_EQ(mrc_wr_check_send_ops(IBV_QPT_UD,
 				       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD),
 		 EINVAL);
+	/* UC: SENDs and WRITEs; READ and atomics need an answer. */
+	CHECK_EQ(mrc_wr_check_send_ops(IBV_QPT_UC, IBV_QP_EX_WITH_SEND |
+				       IBV_QP_EX_WITH_SEND_WITH_IMM |
+				       IBV_QP_EX_WITH_RDMA_WRITE |
+				       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM), 0);
+	CHECK_EQ(mrc_wr_check_send_ops(IBV_QPT_UC, IBV_QP_EX_WITH_RDMA_READ),
+		 EINVAL);
+	CHECK_EQ(mrc_wr_check_send_ops(IBV_QPT_UC,
+				       IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP),
+		 EINVAL);
+	CHECK_EQ(mrc_wr_check_send_ops(IBV_QPT_UC, IBV_QP_EX_WITH_TSO),
+		 EOPNOTSUPP);
 }
 
 static const struct ktap_case cases[] = {
