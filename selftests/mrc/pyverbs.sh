@@ -42,6 +42,11 @@ REQUIRED_TESTS=(
 	test_qp.QPTest.test_create_rc_qp_ex_no_attr
 	test_qp.QPTest.test_create_rc_qp_ex_with_attr
 	test_qp.QPTest.test_query_rc_qp
+	test_qp.QPTest.test_create_uc_qp_no_attr
+	test_qp.QPTest.test_create_uc_qp_with_attr
+	test_qp.QPTest.test_create_uc_qp_ex_no_attr
+	test_qp.QPTest.test_create_uc_qp_ex_with_attr
+	test_qp.QPTest.test_query_uc_qp
 	test_cq_events.CqEventsTestCase.test_cq_events_rc
 	test_cqex.CqExTestCase.test_rc_traffic_cq_ex
 	test_relaxed_ordering.RoTestCase.test_ro_rc_traffic
