@@ -114,6 +114,8 @@ void mrc_uc_start(struct mrc_qp *qp)
 
 void mrc_uc_rx_start(struct mrc_qp *qp)
 {
+	/* A WQE held before a RESET went with it, uncompleted. */
+	qp->uc.rx_held = false;
 	qp->uc.rx_active = false;
 	qp->uc.rx_epsn = qp->rq_psn & MRC_PSN_MASK;
 }
