@@ -342,31 +342,12 @@ static bool mrc_uc_send_pass(struct mrc_task *task, u32 *budget)
 
 /* ---- receiving ---- */
 
-/* Takes the next receive WQE into the QP; false when none is posted. */
-static bool mrc_uc_take_recv(struct mrc_qp *qp, bool *srq_event)
+/* Copies receive WQE @wqe into the QP, which holds it from now on. */
+static void mrc_uc_hold(struct mrc_qp *qp, const struct mrc_recv_wqe *wqe)
 {
 	struct mrc_uc_state *uc = &qp->uc;
-	const struct mrc_recv_wqe *wqe;
-	struct mrc_ring *ring = &qp->rq;
-	struct mrc_srq *srq = NULL;
-	unsigned long flags = 0;
-	u32 *fetched = &qp->rq_completed;
-	s64 avail;
 	u32 i;
 
-	if (qp->ibqp.srq) {
-		srq = to_mrc_srq(qp->ibqp.srq);
-		spin_lock_irqsave(&srq->lock, flags);
-		ring = &srq->rq;
-		fetched = &srq->fetched;
-	}
-	avail = mrc_ring_produced(ring, *fetched);
-	if (avail <= 0) {
-		if (srq)
-			spin_unlock_irqrestore(&srq->lock, flags);
-		return false;
-	}
-	wqe = mrc_ring_slot(ring, *fetched);
 	/* The ring may be userspace's: read each field once. */
 	uc->rx_wr_id = READ_ONCE(wqe->wr_id);
 	uc->rx_num_sge = READ_ONCE(wqe->num_sge);
@@ -378,22 +359,43 @@ static bool mrc_uc_take_recv(struct mrc_qp *qp, bool *srq_event)
 	for (i = 0; i < uc->rx_num_sge; i++)
 		uc->rx_bytes += uc->rx_sges[i].length;
 	uc->rx_held = true;
+}
 
-	/* Handed back now: the WQE lives on in the QP until it completes. */
-	(*fetched)++;
-	if (srq) {
+/*
+ * Takes the next receive WQE into the QP; false when none is posted. Its
+ * slot is handed back now: the WQE lives on in the QP until it completes.
+ */
+static bool mrc_uc_take_recv(struct mrc_qp *qp, bool *srq_event)
+{
+	struct mrc_srq *srq;
+	unsigned long flags;
+	s64 avail;
+
+	if (!qp->ibqp.srq) {
+		if (mrc_ring_produced(&qp->rq, qp->rq_completed) <= 0)
+			return false;
+		mrc_uc_hold(qp, mrc_ring_slot(&qp->rq, qp->rq_completed));
+		qp->rq_completed++;
+		qp->rq_fetched = qp->rq_completed;
+		mrc_ring_publish_consumer(&qp->rq, qp->rq_completed);
+		return true;
+	}
+
+	srq = to_mrc_srq(qp->ibqp.srq);
+	spin_lock_irqsave(&srq->lock, flags);
+	avail = mrc_ring_produced(&srq->rq, srq->fetched);
+	if (avail > 0) {
+		mrc_uc_hold(qp, mrc_ring_slot(&srq->rq, srq->fetched));
+		srq->fetched++;
 		srq->completed = srq->fetched;
 		mrc_ring_publish_consumer(&srq->rq, srq->completed);
 		if (srq->limit && avail - 1 < srq->limit) {
 			srq->limit = 0;
 			*srq_event = true;
 		}
-		spin_unlock_irqrestore(&srq->lock, flags);
-	} else {
-		qp->rq_fetched = qp->rq_completed;
-		mrc_ring_publish_consumer(&qp->rq, qp->rq_completed);
 	}
-	return true;
+	spin_unlock_irqrestore(&srq->lock, flags);
+	return avail > 0;
 }
 
 void mrc_uc_flush(struct mrc_qp *qp)
