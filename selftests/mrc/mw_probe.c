@@ -25,6 +25,10 @@
  *     wrong-pd        binding a type 2 window of another PD on B's QP:
  *                     IBV_WC_MW_BIND_ERR, and the window stays unbound
  *     no-bind-right   binding to an MR without MW_BIND: IBV_WC_MW_BIND_ERR
+ *     hold            binds a type 2 and a type 1 window, checks a WRITE
+ *                     through each, prints "ready" and sleeps (mw.sh
+ *                     kills it: ib_core must free the MR after the
+ *                     windows bound to it)
  *
  * GID_x is the GID index of the device's IPv4 address.
  */
@@ -34,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <infiniband/verbs.h>
 
 #include "probe_util.h"
@@ -513,6 +518,32 @@ static void case_bind_error(struct side *b, bool other_pd)
 		EXPECT(ibv_dealloc_pd(pd) == 0, "dealloc_pd");
 }
 
+static void run_hold(struct side *a, struct side *b)
+{
+	struct ibv_mw *mw2 = ibv_alloc_mw(b->pd, IBV_MW_TYPE_2);
+	struct ibv_mw *mw1 = ibv_alloc_mw(b->pd, IBV_MW_TYPE_1);
+	uint32_t rkey;
+
+	if (!mw1 || !mw2) {
+		EXPECT(0, "alloc_mw: %s", strerror(errno));
+		return;
+	}
+	EXPECT(bind_type2(b, mw2, b->mr, win_addr(b), WIN_LEN,
+			  IBV_ACCESS_REMOTE_WRITE, &rkey) == IBV_WC_SUCCESS,
+	       "bind type 2");
+	EXPECT(bind_type1(b, mw1, win_addr(b), WIN_LEN,
+			  IBV_ACCESS_REMOTE_WRITE) == IBV_WC_SUCCESS,
+	       "bind type 1");
+	EXPECT(rdma(a, IBV_WR_RDMA_WRITE, 0, 8, win_addr(b), rkey) ==
+	       IBV_WC_SUCCESS, "WRITE through type 2");
+	EXPECT(rdma(a, IBV_WR_RDMA_WRITE, 0, 8, win_addr(b), mw1->rkey) ==
+	       IBV_WC_SUCCESS, "WRITE through type 1");
+	if (failures)
+		return;
+	printf("ready\n");
+	sleep(60);
+}
+
 static void teardown(struct side *s)
 {
 	if (s->qp)
@@ -571,6 +602,8 @@ int main(int argc, char **argv)
 		case_bind_error(&b, true);
 	else if (!strcmp(what, "no-bind-right"))
 		case_bind_error(&b, false);
+	else if (!strcmp(what, "hold"))
+		run_hold(&a, &b);
 	else
 		EXPECT(0, "unknown case %s", what);
 
