@@ -23,6 +23,15 @@ MRC_ASSERT_SAME(IBV_WR_RDMA_READ, IB_UVERBS_WR_RDMA_READ);
 MRC_ASSERT_SAME(IBV_WR_ATOMIC_CMP_AND_SWP, IB_UVERBS_WR_ATOMIC_CMP_AND_SWP);
 MRC_ASSERT_SAME(IBV_WR_ATOMIC_FETCH_AND_ADD,
 		IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD);
+MRC_ASSERT_SAME(IBV_WR_LOCAL_INV, IB_UVERBS_WR_LOCAL_INV);
+MRC_ASSERT_SAME(IBV_WR_BIND_MW, IB_UVERBS_WR_BIND_MW);
+MRC_ASSERT_SAME(IBV_WR_SEND_WITH_INV, IB_UVERBS_WR_SEND_WITH_INV);
+/* A bind's rights go to the kernel as they are, as IB_ACCESS_* bits. */
+MRC_ASSERT_SAME(IBV_ACCESS_LOCAL_WRITE, IB_UVERBS_ACCESS_LOCAL_WRITE);
+MRC_ASSERT_SAME(IBV_ACCESS_REMOTE_WRITE, IB_UVERBS_ACCESS_REMOTE_WRITE);
+MRC_ASSERT_SAME(IBV_ACCESS_REMOTE_READ, IB_UVERBS_ACCESS_REMOTE_READ);
+MRC_ASSERT_SAME(IBV_ACCESS_REMOTE_ATOMIC, IB_UVERBS_ACCESS_REMOTE_ATOMIC);
+MRC_ASSERT_SAME(IBV_ACCESS_ZERO_BASED, IB_UVERBS_ACCESS_ZERO_BASED);
 
 /*
  * send_flags likewise go to the kernel as they are. Its enum ib_send_flags
@@ -44,6 +53,9 @@ MRC_ASSERT_SAME(IBV_WC_RDMA_WRITE, IB_UVERBS_WC_RDMA_WRITE);
 MRC_ASSERT_SAME(IBV_WC_RDMA_READ, IB_UVERBS_WC_RDMA_READ);
 MRC_ASSERT_SAME(IBV_WC_COMP_SWAP, IB_UVERBS_WC_COMP_SWAP);
 MRC_ASSERT_SAME(IBV_WC_FETCH_ADD, IB_UVERBS_WC_FETCH_ADD);
+MRC_ASSERT_SAME(IBV_WC_BIND_MW, IB_UVERBS_WC_BIND_MW);
+MRC_ASSERT_SAME(IBV_WC_LOCAL_INV, IB_UVERBS_WC_LOCAL_INV);
+MRC_ASSERT_SAME(IBV_WC_MW_BIND_ERR, 6);
 MRC_ASSERT_SAME(IBV_WC_RECV, 1 << 7);
 MRC_ASSERT_SAME(IBV_WC_RECV_RDMA_WITH_IMM, (1 << 7) + 1);
 MRC_ASSERT_SAME(IBV_WC_SUCCESS, 0);
@@ -82,10 +94,10 @@ enum {
 
 /*
  * Which opcodes a QP type may post. MRC's wire format carries SEND, WRITE,
- * READ and the two atomics, with or without immediate data; there is no
- * SEND_WITH_INV, LOCAL_INV or memory window bind. A UD QP sends
- * datagrams: SEND and SEND_WITH_IMM. A UC QP sends SENDs and WRITEs: with
- * nothing coming back, it has no READ nor atomics, as in IBTA.
+ * READ and the two atomics, with or without immediate data, and
+ * SEND_WITH_INV; LOCAL_INV and BIND_MW are local to the RC QP. A UD QP
+ * sends datagrams: SEND and SEND_WITH_IMM. A UC QP sends SENDs and
+ * WRITEs: with nothing coming back, it has no READ nor atomics, as in IBTA.
  */
 static bool mrc_send_opcode_valid(enum ibv_qp_type qp_type,
 				  enum ibv_wr_opcode opcode)
@@ -108,10 +120,19 @@ static bool mrc_send_opcode_valid(enum ibv_qp_type qp_type,
 	case IBV_WR_RDMA_READ:
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_SEND_WITH_INV:
+	case IBV_WR_LOCAL_INV:
+	case IBV_WR_BIND_MW:
 		return true;
 	default:
 		return false;
 	}
+}
+
+/* Requests that carry no data: no SGEs, nothing inline. */
+static bool mrc_opcode_is_local(enum ibv_wr_opcode opcode)
+{
+	return opcode == IBV_WR_LOCAL_INV || opcode == IBV_WR_BIND_MW;
 }
 
 static bool mrc_opcode_has_imm(enum ibv_wr_opcode opcode)
@@ -140,6 +161,7 @@ static bool mrc_opcode_is_atomic(enum ibv_wr_opcode opcode)
 static bool mrc_opcode_sends_data(enum ibv_wr_opcode opcode)
 {
 	return opcode == IBV_WR_SEND || opcode == IBV_WR_SEND_WITH_IMM ||
+	       opcode == IBV_WR_SEND_WITH_INV ||
 	       opcode == IBV_WR_RDMA_WRITE ||
 	       opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
 }
@@ -214,6 +236,26 @@ void mrc_wqe_set_atomic(struct mrc_wqe_draft *draft, uint32_t rkey,
 		draft->header.swap = swap;
 }
 
+void mrc_wqe_set_inv(struct mrc_wqe_draft *draft, uint32_t invalidate_rkey)
+{
+	draft->header.rkey = invalidate_rkey;
+}
+
+int mrc_wqe_set_bind(struct mrc_wqe_draft *draft, struct ibv_mw *mw,
+		     uint32_t rkey, const struct ibv_mw_bind_info *info)
+{
+	/* The kernel finds the window by the index part of the new key. */
+	if (!mw || !info || (rkey >> 8) != (mw->rkey >> 8) ||
+	    (info->length && !info->mr))
+		return EINVAL;
+	draft->header.rkey = rkey;
+	draft->header.remote_addr = info->addr;
+	draft->header.bind_length = info->length;
+	draft->header.bind_access = info->mw_access_flags;
+	draft->header.bind_lkey = info->length ? info->mr->lkey : 0;
+	return 0;
+}
+
 int mrc_wqe_set_ud_addr(const struct mrc_sq *sq, struct mrc_wqe_draft *draft,
 			struct ibv_ah *ah, uint32_t remote_qpn,
 			uint32_t remote_qkey)
@@ -235,7 +277,8 @@ int mrc_wqe_set_sge_list(const struct mrc_sq *sq, struct mrc_wqe_draft *draft,
 	uint64_t total = 0;
 	size_t i;
 
-	if (num_sge > sq->max_sge || (num_sge && !sg_list))
+	if (num_sge > sq->max_sge || (num_sge && !sg_list) ||
+	    mrc_opcode_is_local(draft->header.opcode))
 		return EINVAL;
 
 	/* 64 bits: 32 SGEs of 4 GiB each do not overflow it. */
@@ -312,6 +355,21 @@ static int mrc_sq_post_one(struct mrc_sq *sq, const struct ibv_send_wr *wr)
 
 	if (mrc_opcode_has_imm(wr->opcode))
 		mrc_wqe_set_imm(&draft, wr->imm_data);
+	if (wr->opcode == IBV_WR_SEND_WITH_INV ||
+	    wr->opcode == IBV_WR_LOCAL_INV)
+		mrc_wqe_set_inv(&draft, wr->invalidate_rkey);
+	if (wr->opcode == IBV_WR_BIND_MW) {
+		err = mrc_wqe_set_bind(&draft, wr->bind_mw.mw,
+				       wr->bind_mw.rkey,
+				       &wr->bind_mw.bind_info);
+		if (err)
+			return err;
+	}
+	if (mrc_opcode_is_local(wr->opcode)) {
+		if (wr->send_flags & IBV_SEND_INLINE)
+			return EINVAL;
+		return mrc_wqe_finish(sq, &draft);
+	}
 	if (mrc_opcode_is_rdma(wr->opcode))
 		mrc_wqe_set_rdma(&draft, wr->wr.rdma.rkey,
 				 wr->wr.rdma.remote_addr);

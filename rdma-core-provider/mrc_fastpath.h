@@ -119,6 +119,15 @@ void mrc_wqe_set_rdma(struct mrc_wqe_draft *draft, uint32_t rkey,
 void mrc_wqe_set_atomic(struct mrc_wqe_draft *draft, uint32_t rkey,
 			uint64_t remote_addr, uint64_t compare_add,
 			uint64_t swap);
+/* SEND_WITH_INV and LOCAL_INV: the rkey to invalidate. */
+void mrc_wqe_set_inv(struct mrc_wqe_draft *draft, uint32_t invalidate_rkey);
+/*
+ * BIND_MW: window mw gets key rkey (same index as mw->rkey) over info's
+ * range of info->mr; EINVAL if rkey names another window or a range has
+ * no MR. The rest of the bind rules are the kernel's.
+ */
+int mrc_wqe_set_bind(struct mrc_wqe_draft *draft, struct ibv_mw *mw,
+		     uint32_t rkey, const struct ibv_mw_bind_info *info);
 int mrc_wqe_set_ud_addr(const struct mrc_sq *sq, struct mrc_wqe_draft *draft,
 			struct ibv_ah *ah, uint32_t remote_qpn,
 			uint32_t remote_qkey);

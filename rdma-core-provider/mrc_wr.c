@@ -19,7 +19,9 @@
 	(IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |	\
 	 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |		\
 	 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |	\
-	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |				\
+	 IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_LOCAL_INV |	\
+	 IBV_QP_EX_WITH_BIND_MW)
 #define MRC_WR_OPS_UD	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 #define MRC_WR_OPS_UC							\
 	(MRC_WR_OPS_UD | IBV_QP_EX_WITH_RDMA_WRITE |			\
@@ -184,20 +186,37 @@ static void mrc_wr_unsupported(struct ibv_qp_ex *qpx)
 		mrc_wr_fail(&sq->wr, EOPNOTSUPP);
 }
 
+/* The request is complete as it is: a bind takes no data. */
 static void mrc_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
 			   uint32_t rkey,
 			   const struct ibv_mw_bind_info *bind_info)
 {
-	(void)mw;
-	(void)rkey;
-	(void)bind_info;
-	mrc_wr_unsupported(qpx);
+	struct mrc_sq *sq = mrc_qp_ex_sq(qpx);
+	struct mrc_wqe_draft *draft;
+
+	draft = mrc_wr_begin(qpx, IBV_WR_BIND_MW, IBV_QP_EX_WITH_BIND_MW);
+	if (draft)
+		mrc_wr_fail(&sq->wr, mrc_wqe_set_bind(draft, mw, rkey,
+						      bind_info));
 }
 
 static void mrc_wr_local_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
 {
-	(void)invalidate_rkey;
-	mrc_wr_unsupported(qpx);
+	struct mrc_wqe_draft *draft;
+
+	draft = mrc_wr_begin(qpx, IBV_WR_LOCAL_INV, IBV_QP_EX_WITH_LOCAL_INV);
+	if (draft)
+		mrc_wqe_set_inv(draft, invalidate_rkey);
+}
+
+static void mrc_wr_send_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
+{
+	struct mrc_wqe_draft *draft;
+
+	draft = mrc_wr_begin(qpx, IBV_WR_SEND_WITH_INV,
+			     IBV_QP_EX_WITH_SEND_WITH_INV);
+	if (draft)
+		mrc_wqe_set_inv(draft, invalidate_rkey);
 }
 
 static void mrc_wr_send_tso(struct ibv_qp_ex *qpx, void *hdr, uint16_t hdr_sz,
@@ -293,8 +312,7 @@ void mrc_wr_init(struct ibv_qp_ex *qpx, struct mrc_sq *sq,
 	qpx->wr_atomic_fetch_add = mrc_wr_atomic_fetch_add;
 	qpx->wr_bind_mw = mrc_wr_bind_mw;
 	qpx->wr_local_inv = mrc_wr_local_inv;
-	/* SEND_WITH_INV shares LOCAL_INV's signature and its fate. */
-	qpx->wr_send_inv = mrc_wr_local_inv;
+	qpx->wr_send_inv = mrc_wr_send_inv;
 	qpx->wr_send_tso = mrc_wr_send_tso;
 	qpx->wr_set_ud_addr = mrc_wr_set_ud_addr;
 	qpx->wr_set_xrc_srqn = mrc_wr_set_xrc_srqn;

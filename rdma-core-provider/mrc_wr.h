@@ -26,8 +26,8 @@ struct mrc_sq *mrc_qp_ex_sq(struct ibv_qp_ex *qpx);
 
 /*
  * Whether a QP of this type can be created with these send_ops_flags:
- * 0, EOPNOTSUPP for an operation mrc does not have (memory windows,
- * invalidation, TSO, atomic write, flush, and any flag unknown here), or
+ * 0, EOPNOTSUPP for an operation mrc does not have (TSO, atomic write,
+ * flush, and any flag unknown here), or
  * EINVAL for one its type cannot carry (RDMA and atomics on UD).
  */
 int mrc_wr_check_send_ops(enum ibv_qp_type qp_type, uint64_t send_ops_flags);

@@ -449,6 +449,12 @@ struct verbs_cmd_alloc_pd {
 	struct ib_uverbs_alloc_pd core_payload;
 };
 
+/* rdma-core's struct ibv_alloc_mw. */
+struct verbs_cmd_alloc_mw {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_alloc_mw core_payload;
+};
+
 /* rdma-core's struct ibv_reg_mr. */
 struct verbs_cmd_reg_mr {
 	struct ib_uverbs_cmd_hdr hdr;
@@ -620,6 +626,15 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
 /* Treats a device already gone (EIO) as success, like every destroy. */
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+/*
+ * Fills in cmd (pd_handle, mw_type) and, on success, mw's context, pd,
+ * rkey, handle and type. The dealloc treats EIO as success too.
+ */
+int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
+		     struct ibv_mw *mw, struct verbs_cmd_alloc_mw *cmd,
+		     size_t cmd_size,
+		     struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size);
+int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
 
 /*
  * Queue objects. The create helpers set the object's handle (and cqe, QPN,

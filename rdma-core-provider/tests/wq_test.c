@@ -280,7 +280,6 @@ static void sq_inline_up_to_max_inline_data(void)
 static void sq_refuses_invalid_requests(void)
 {
 	static const enum ibv_wr_opcode unsupported[] = {
-		IBV_WR_LOCAL_INV, IBV_WR_BIND_MW, IBV_WR_SEND_WITH_INV,
 		IBV_WR_TSO, IBV_WR_DRIVER1, IBV_WR_ATOMIC_WRITE,
 		(enum ibv_wr_opcode)99,
 	};
@@ -358,6 +357,7 @@ static void sq_refuses_opcodes_of_other_qp_types(void)
 	static const enum ibv_wr_opcode not_ud[] = {
 		IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_RDMA_READ,
 		IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD,
+		IBV_WR_SEND_WITH_INV, IBV_WR_LOCAL_INV, IBV_WR_BIND_MW,
 	};
 	static const enum ibv_wr_opcode not_uc[] = {
 		IBV_WR_RDMA_READ, IBV_WR_ATOMIC_CMP_AND_SWP,
@@ -400,6 +400,90 @@ static void sq_refuses_opcodes_of_other_qp_types(void)
 		CHECK_EQ(post_one(&t, &wr), EINVAL);
 	}
 	CHECK_EQ(fake_producer(&t.fake), 0);
+	fake_ring_destroy(&t.fake);
+}
+
+/*
+ * The invalidations carry their rkey in rkey; a bind carries its window's
+ * new key, range, rights and MR in the fields abi.rst names, and no data.
+ */
+static void sq_mw_and_invalidations_fill_their_fields(void)
+{
+	struct ibv_sge sge = { .addr = 0x1000, .length = 16, .lkey = 0x44 };
+	struct ibv_mr mr = { .lkey = 0x1234 };
+	struct ibv_mw mw = { .rkey = 0x80000507, .type = IBV_MW_TYPE_2 };
+	struct ibv_send_wr wr = {
+		.wr_id = 1, .opcode = IBV_WR_LOCAL_INV,
+		.invalidate_rkey = 0xabcd01,
+	};
+	struct mrc_send_wqe *wqe;
+	struct fake_sq t;
+
+	fake_sq_init(&t, SQ_SLOTS, 0);
+	CHECK_EQ(post_one(&t, &wr), 0);
+	wqe = sq_slot(&t, 0);
+	CHECK_EQ(wqe->opcode, IB_UVERBS_WR_LOCAL_INV);
+	CHECK_EQ(wqe->rkey, 0xabcd01);
+	CHECK_EQ(wqe->num_sge, 0);
+
+	wr = (struct ibv_send_wr){
+		.wr_id = 2, .opcode = IBV_WR_SEND_WITH_INV,
+		.sg_list = &sge, .num_sge = 1, .invalidate_rkey = 0x77,
+	};
+	CHECK_EQ(post_one(&t, &wr), 0);
+	wqe = sq_slot(&t, 1);
+	CHECK_EQ(wqe->opcode, IB_UVERBS_WR_SEND_WITH_INV);
+	CHECK_EQ(wqe->rkey, 0x77);
+	CHECK_EQ(wqe->imm_data, 0);
+	CHECK_EQ(wqe->num_sge, 1);
+	CHECK_EQ(wqe->sge[0].lkey, 0x44);
+
+	wr = (struct ibv_send_wr){
+		.wr_id = 3, .opcode = IBV_WR_BIND_MW,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+	wr.bind_mw.mw = &mw;
+	wr.bind_mw.rkey = 0x80000508;
+	wr.bind_mw.bind_info = (struct ibv_mw_bind_info){
+		.mr = &mr, .addr = 0x5000, .length = 0x123456789ull,
+		.mw_access_flags = IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_WRITE,
+	};
+	CHECK_EQ(post_one(&t, &wr), 0);
+	wqe = sq_slot(&t, 2);
+	CHECK_EQ(wqe->opcode, IB_UVERBS_WR_BIND_MW);
+	CHECK_EQ(wqe->send_flags, IBV_SEND_SIGNALED);
+	CHECK_EQ(wqe->rkey, 0x80000508);
+	CHECK_EQ(wqe->remote_addr, 0x5000);
+	CHECK_EQ(wqe->bind_length, 0x123456789ull);
+	CHECK_EQ(wqe->bind_access,
+		 IB_UVERBS_ACCESS_REMOTE_READ | IB_UVERBS_ACCESS_REMOTE_WRITE);
+	CHECK_EQ(wqe->bind_lkey, 0x1234);
+	CHECK_EQ(wqe->num_sge, 0);
+	CHECK_EQ(wqe->remote_qpn, 0);
+	/* The post does not change the window's key: the bind may fail. */
+	CHECK_EQ(mw.rkey, 0x80000507);
+
+	/* A key of another window, no window, a range without an MR. */
+	wr.bind_mw.rkey = 0x80000608;
+	CHECK_EQ(post_one(&t, &wr), EINVAL);
+	wr.bind_mw.rkey = 0x80000508;
+	wr.bind_mw.mw = NULL;
+	CHECK_EQ(post_one(&t, &wr), EINVAL);
+	wr.bind_mw.mw = &mw;
+	wr.bind_mw.bind_info.mr = NULL;
+	CHECK_EQ(post_one(&t, &wr), EINVAL);
+	/* A zero-length bind (type 1's unbind) needs none. */
+	wr.bind_mw.bind_info.length = 0;
+	CHECK_EQ(post_one(&t, &wr), 0);
+	CHECK_EQ(sq_slot(&t, 3)->bind_lkey, 0);
+	/* Nothing inline on a bind or a local invalidate. */
+	wr.send_flags = IBV_SEND_INLINE;
+	CHECK_EQ(post_one(&t, &wr), EINVAL);
+	wr = (struct ibv_send_wr){ .opcode = IBV_WR_LOCAL_INV,
+				   .send_flags = IBV_SEND_INLINE };
+	CHECK_EQ(post_one(&t, &wr), EINVAL);
+	CHECK_EQ(fake_producer(&t.fake), 4);
 	fake_ring_destroy(&t.fake);
 }
 
@@ -455,7 +539,7 @@ static void sq_list_stops_at_bad_wr(void)
 			.opcode = IBV_WR_SEND,
 			.next = i < 3 ? &wrs[i + 1] : NULL,
 		};
-	wrs[2].opcode = IBV_WR_LOCAL_INV;
+	wrs[2].opcode = IBV_WR_TSO;
 
 	fake_sq_init(&t, SQ_SLOTS, 0);
 	CHECK_EQ(mrc_sq_post(&t.sq, wrs, &bad_wr, &posted), EINVAL);
@@ -749,6 +833,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(sq_inline_up_to_max_inline_data),
 	KTAP_CASE(sq_refuses_invalid_requests),
 	KTAP_CASE(sq_refuses_opcodes_of_other_qp_types),
+	KTAP_CASE(sq_mw_and_invalidations_fill_their_fields),
 	KTAP_CASE(sq_ud_send_names_its_destination),
 	KTAP_CASE(sq_list_stops_at_bad_wr),
 	KTAP_CASE(sq_full_is_enomem_until_the_kernel_consumes),

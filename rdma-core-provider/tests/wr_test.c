@@ -24,7 +24,9 @@
 	(IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |	\
 	 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |		\
 	 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |	\
-	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |				\
+	 IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_LOCAL_INV |	\
+	 IBV_QP_EX_WITH_BIND_MW)
 
 /* A QP as far as mrc_wr.c sees one: the ibv_qp_ex and its send queue. */
 struct test_qp {
@@ -213,6 +215,59 @@ static void wr_and_post_send_write_identical_rc_wqes(void)
 	fake_ring_destroy(&wr.fake);
 }
 
+/* BIND_MW, LOCAL_INV and SEND_WITH_INV, both ways. */
+static void wr_and_post_send_write_identical_mw_wqes(void)
+{
+	struct ibv_mr mr = { .lkey = 0x4321 };
+	struct ibv_mw mw = { .rkey = 0x80000a10, .type = IBV_MW_TYPE_2 };
+	const struct ibv_mw_bind_info info = {
+		.mr = &mr, .addr = 0x9000, .length = 0x2000,
+		.mw_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	};
+	struct ibv_send_wr wr[3] = {
+		{ .wr_id = 1, .opcode = IBV_WR_BIND_MW,
+		  .send_flags = IBV_SEND_SIGNALED },
+		{ .wr_id = 2, .opcode = IBV_WR_LOCAL_INV,
+		  .invalidate_rkey = 0x80000a11 },
+		{ .wr_id = 3, .opcode = IBV_WR_SEND_WITH_INV,
+		  .sg_list = two_sges, .num_sge = 2,
+		  .invalidate_rkey = 0x1201 },
+	};
+	struct ibv_send_wr *bad_wr;
+	struct test_qp post, api;
+	uint32_t posted;
+
+	wr[0].bind_mw.mw = &mw;
+	wr[0].bind_mw.rkey = 0x80000a11;
+	wr[0].bind_mw.bind_info = info;
+	wr[0].next = &wr[1];
+	wr[1].next = &wr[2];
+	test_qp_init(&post, IBV_QPT_RC, SQ_SLOTS, 0);
+	test_qp_init(&api, IBV_QPT_RC, SQ_SLOTS, ALL_OPS);
+	CHECK_EQ(mrc_sq_post(&post.sq, wr, &bad_wr, &posted), 0);
+	CHECK_EQ(posted, 3);
+
+	ibv_wr_start(&api.qpx);
+	api.qpx.wr_id = 1;
+	api.qpx.wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_bind_mw(&api.qpx, &mw, 0x80000a11, &info);
+	api.qpx.wr_id = 2;
+	api.qpx.wr_flags = 0;
+	ibv_wr_local_inv(&api.qpx, 0x80000a11);
+	api.qpx.wr_id = 3;
+	ibv_wr_send_inv(&api.qpx, 0x1201);
+	ibv_wr_set_sge_list(&api.qpx, 2, two_sges);
+	CHECK_EQ(ibv_wr_complete(&api.qpx), 0);
+
+	check_same_slots(&post, &api, 3);
+	CHECK_EQ(slot_of(&api, 0)->bind_lkey, 0x4321);
+	CHECK_EQ(slot_of(&api, 0)->bind_length, 0x2000);
+	CHECK_EQ(slot_of(&api, 1)->rkey, 0x80000a11);
+	CHECK_EQ(slot_of(&api, 2)->rkey, 0x1201);
+	fake_ring_destroy(&post.fake);
+	fake_ring_destroy(&api.fake);
+}
+
 static void wr_and_post_send_write_identical_ud_wqes(void)
 {
 	struct mrc_ah ah = { .kernel_handle = 0xabcdef };
@@ -345,19 +400,27 @@ static void ud_addr_on_rc(struct ibv_qp_ex *qpx)
 	ibv_wr_set_ud_addr(qpx, &ah.ibv_ah, 1, 1);
 }
 
-static void bind_mw(struct ibv_qp_ex *qpx)
+static void bind_no_mw(struct ibv_qp_ex *qpx)
 {
 	ibv_wr_bind_mw(qpx, NULL, 1, NULL);
 }
 
-static void local_inv(struct ibv_qp_ex *qpx)
+static struct ibv_mr test_mr = { .lkey = 0x99 };
+static struct ibv_mw test_mw = { .rkey = 0x80000100, .type = IBV_MW_TYPE_2 };
+
+static void bind_with_sge(struct ibv_qp_ex *qpx)
 {
-	ibv_wr_local_inv(qpx, 1);
+	const struct ibv_mw_bind_info info = { .mr = &test_mr, .length = 8 };
+
+	ibv_wr_bind_mw(qpx, &test_mw, 0x80000101, &info);
+	ibv_wr_set_sge(qpx, 1, 0x1000, 8);
 }
 
-static void send_inv(struct ibv_qp_ex *qpx)
+static void bind_other_window(struct ibv_qp_ex *qpx)
 {
-	ibv_wr_send_inv(qpx, 1);
+	const struct ibv_mw_bind_info info = { .mr = &test_mr, .length = 8 };
+
+	ibv_wr_bind_mw(qpx, &test_mw, 0x80000201, &info);
 }
 
 static void ip_csum(struct ibv_qp_ex *qpx)
@@ -395,9 +458,10 @@ static void wr_refuses_what_the_qp_cannot_carry(void)
 		{ "setter without builder", setter_without_builder, EINVAL },
 		{ "UD address on RC", ud_addr_on_rc, EINVAL },
 		{ "IP_CSUM flag", ip_csum, EINVAL },
-		{ "bind MW", bind_mw, EOPNOTSUPP },
-		{ "local invalidate", local_inv, EOPNOTSUPP },
-		{ "send with invalidate", send_inv, EOPNOTSUPP },
+		{ "bind MW without a window", bind_no_mw, EINVAL },
+		{ "bind MW with an SGE", bind_with_sge, EINVAL },
+		{ "bind MW with another window's key", bind_other_window,
+		  EINVAL },
 	};
 	struct test_qp t;
 
@@ -490,8 +554,7 @@ static void wr_abort_discards_the_batch(void)
 static void wr_create_refuses_operations_mrc_lacks(void)
 {
 	static const uint64_t lacked[] = {
-		IBV_QP_EX_WITH_LOCAL_INV, IBV_QP_EX_WITH_BIND_MW,
-		IBV_QP_EX_WITH_SEND_WITH_INV, IBV_QP_EX_WITH_TSO,
+		IBV_QP_EX_WITH_TSO,
 		IBV_QP_EX_WITH_ATOMIC_WRITE, 1ull << 13, 1ull << 63,
 	};
 
@@ -507,6 +570,10 @@ static void wr_create_refuses_operations_mrc_lacks(void)
 	CHECK_EQ(mrc_wr_check_send_ops(IBV_QPT_UD, IBV_QP_EX_WITH_SEND |
 				       IBV_QP_EX_WITH_SEND_WITH_IMM), 0);
 	CHECK_EQ(mrc_wr_check_send_ops(IBV_QPT_UD, IBV_QP_EX_WITH_RDMA_WRITE),
+		 EINVAL);
+	CHECK_EQ(mrc_wr_check_send_ops(IBV_QPT_UD, IBV_QP_EX_WITH_BIND_MW),
+		 EINVAL);
+	CHECK_EQ(mrc_wr_check_send_ops(IBV_QPT_UD, IBV_QP_EX_WITH_LOCAL_INV),
 		 EINVAL);
 	CHECK_EQ(mrc_wr_check_send_ops(IBV_QPT_UD,
 				       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD),
@@ -527,6 +594,7 @@ static void wr_create_refuses_operations_mrc_lacks(void)
 
 static const struct ktap_case cases[] = {
 	KTAP_CASE(wr_and_post_send_write_identical_rc_wqes),
+	KTAP_CASE(wr_and_post_send_write_identical_mw_wqes),
 	KTAP_CASE(wr_and_post_send_write_identical_ud_wqes),
 	KTAP_CASE(wr_first_error_fails_the_whole_batch),
 	KTAP_CASE(wr_refuses_what_the_qp_cannot_carry),

@@ -130,9 +130,10 @@ static void probe_access(struct ibv_pd *pd)
 		{ IBV_ACCESS_REMOTE_ATOMIC, EINVAL, 0, "remote_atomic_alone" },
 		{ IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE, EINVAL, 0,
 		  "remote_read_write_without_local_write" },
-		/* Not implemented by the device. */
-		{ IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND, EOPNOTSUPP, 0,
+		/* Memory windows may be bound to it (mw.sh). */
+		{ IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND, 0, 0,
 		  "mw_bind" },
+		/* Not implemented by the device. */
 		{ IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ZERO_BASED, EOPNOTSUPP, 0,
 		  "zero_based" },
 		/* ib_core refuses it first (EINVAL) on 6.1. */

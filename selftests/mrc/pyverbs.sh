@@ -54,7 +54,16 @@ REQUIRED_TESTS=(
 	test_atomic.AtomicTest.test_atomic_fetch_and_add
 	test_atomic.AtomicTest.test_atomic_invalid_rkey
 	test_atomic.AtomicTest.test_atomic_invalid_lkey
-	# The ibv_wr_* API; not XRC, atomic write nor memory windows.
+	# Memory windows, type 1 and 2 (mw.sh has our own checks).
+	test_mr.MWTest.test_mw_type1
+	test_mr.MWTest.test_invalidate_mw_type1
+	test_mr.MWTest.test_mw_type2
+	test_mr.MWTest.test_mw_type2_invalidate_local
+	test_mr.MWTest.test_mw_type2_invalidate_remote
+	test_mr.MWTest.test_mw_type2_invalidate_dealloc
+	test_mr.MWTest.test_reg_mw_wrong_type
+	test_qpex.QpExTestCase.test_qp_ex_rc_bind_mw
+	# The ibv_wr_* API; not XRC nor atomic write.
 	test_qpex.QpExTestCase.test_qp_ex_rc_send
 	test_qpex.QpExTestCase.test_qp_ex_rc_send_imm
 	test_qpex.QpExTestCase.test_qp_ex_rc_rdma_write

@@ -207,8 +207,8 @@ static void probe_flush(struct probe *p)
 	swr[0].sg_list = &big;
 	EXPECT(ibv_post_send(qp, swr, &bad_swr) == EINVAL, "inline too long");
 	swr[0].sg_list = &sge;
-	swr[0].opcode = IBV_WR_LOCAL_INV;
-	EXPECT(ibv_post_send(qp, swr, &bad_swr) == EINVAL, "LOCAL_INV");
+	swr[0].opcode = IBV_WR_TSO;
+	EXPECT(ibv_post_send(qp, swr, &bad_swr) == EINVAL, "TSO");
 	EXPECT(ibv_poll_cq(p->cq, 1, (struct ibv_wc[1]){}) == 0,
 	       "refused requests completed");
 

@@ -79,22 +79,38 @@ struct mrc_sge {
  * AH of the QP's PD, remote_qpn the destination QP, remote_qkey its Q_Key
  * (one with bit 31 set means the sending QP's own Q_Key). RC slots leave
  * ah_handle and remote_qpn zero.
+ *
+ * SEND_WITH_INV and LOCAL_INV carry the rkey to invalidate in rkey.
+ * BIND_MW (RC only; no SGEs) binds the memory window that the index of
+ * rkey names: rkey is the window's new key, remote_addr and bind_length
+ * the range, bind_access its IB_ACCESS_* rights and bind_lkey the lkey of
+ * the MR it lies in (ignored when bind_length is 0). The unions below give
+ * the atomic and UD fields these second names; the layout is unchanged.
  */
 struct mrc_send_wqe {
 	__aligned_u64 wr_id;
 	__u32 opcode;
 	__u32 send_flags;
-	__be32 imm_data;	/* or invalidate rkey, per opcode */
+	__be32 imm_data;	/* WITH_IMM opcodes */
 	__u32 num_sge;
 	__u32 inline_len;
 	union {
-		__u32 rkey;		/* RDMA and atomic operations */
+		__u32 rkey;		/* RDMA, atomics, INV, BIND_MW */
 		__u32 remote_qkey;	/* UD */
 	};
 	__aligned_u64 remote_addr;
-	__aligned_u64 compare_add;	/* atomic compare, or add value */
-	__aligned_u64 swap;
-	__u32 ah_handle;	/* UD */
+	union {
+		__aligned_u64 compare_add;	/* atomic compare, or add */
+		__aligned_u64 bind_length;	/* BIND_MW */
+	};
+	union {
+		__aligned_u64 swap;
+		__aligned_u64 bind_access;	/* BIND_MW */
+	};
+	union {
+		__u32 ah_handle;	/* UD */
+		__u32 bind_lkey;	/* BIND_MW */
+	};
 	__u32 remote_qpn;	/* UD */
 	struct mrc_sge sge[];
 };

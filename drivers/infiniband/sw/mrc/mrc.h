@@ -175,6 +175,7 @@ extern const struct ib_device_ops mrc_cq_ops;
 extern const struct ib_device_ops mrc_qp_ops;
 extern const struct ib_device_ops mrc_srq_ops;
 extern const struct ib_device_ops mrc_mr_ops;
+extern const struct ib_device_ops mrc_mw_ops;
 extern const struct ib_device_ops mrc_ah_ops;
 
 /* mrc_debugfs.c */

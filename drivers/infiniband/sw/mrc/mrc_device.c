@@ -51,8 +51,14 @@ static void mrc_init_device_attr(struct mrc_dev *mdev)
 	attr->max_ah = MRC_MAX_AH;
 	/* `rdma link delete` is how users remove a soft device. */
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
-	/* REG_MR, LOCAL_INV and SEND_WITH_INV on kernel QPs (datapath.rst). */
-	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
+	/*
+	 * REG_MR, LOCAL_INV and SEND_WITH_INV on kernel QPs; memory windows
+	 * of type 1 and 2B for user QPs (datapath.rst).
+	 */
+	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 IB_DEVICE_MEM_WINDOW |
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
+	attr->max_mw = MRC_MAX_MW;
 	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
 			    mdev->ndev->dev_addr);
 }
@@ -97,6 +103,7 @@ static const struct ib_device_ops *const mrc_ops_tables[] = {
 	&mrc_qp_ops,
 	&mrc_srq_ops,
 	&mrc_mr_ops,
+	&mrc_mw_ops,
 	&mrc_ah_ops,
 	&mrc_stats_ops,
 };

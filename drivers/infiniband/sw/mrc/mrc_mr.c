@@ -19,7 +19,8 @@
 
 /* The rights an MR records; the other accepted flags are hints. */
 #define MRC_MR_RIGHTS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
-			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
+			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
+			 IB_ACCESS_MW_BIND)
 
 /* Would [start, start + length) wrap? It may end at the very top. */
 static bool mrc_mr_wraps(u64 start, u64 length)
@@ -30,8 +31,8 @@ static bool mrc_mr_wraps(u64 start, u64 length)
 /*
  * Access flags of a registration. Unknown bits and the IB rule (remote
  * write or remote atomic needs local write) are -EINVAL, as in ib_core's
- * own ib_check_mr_access(); what the device does not implement (memory
- * windows, zero-based MRs, on-demand paging) is -EOPNOTSUPP. Relaxed
+ * own ib_check_mr_access(); what the device does not implement (zero-based
+ * MRs, on-demand paging) is -EOPNOTSUPP. Relaxed
  * ordering, HUGETLB and the other optional bits are accepted and ignored.
  */
 static int mrc_mr_check_access_flags(int access)
@@ -41,7 +42,7 @@ static int mrc_mr_check_access_flags(int access)
 	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IB_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
-	if (access & (IB_ACCESS_MW_BIND | IB_ZERO_BASED | IB_ACCESS_ON_DEMAND))
+	if (access & (IB_ZERO_BASED | IB_ACCESS_ON_DEMAND))
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -52,6 +53,8 @@ int mrc_mr_table_init(struct mrc_dev *mdev)
 
 	xa_init_flags(&t->xa, XA_FLAGS_ALLOC);
 	t->next = 1;
+	xa_init_flags(&t->mws, XA_FLAGS_ALLOC);
+	t->next_mw = 1;
 	/* One byte per index; index 0 is never used but keeps this simple. */
 	t->last_key = kvzalloc(MRC_MAX_MR + 1, GFP_KERNEL);
 	return t->last_key ? 0 : -ENOMEM;
@@ -64,6 +67,8 @@ void mrc_mr_table_cleanup(struct mrc_dev *mdev)
 	/* ib_core deregisters every MR before dealloc_driver. */
 	WARN_ON(!xa_empty(&t->xa));
 	xa_destroy(&t->xa);
+	WARN_ON(!xa_empty(&t->mws));
+	xa_destroy(&t->mws);
 	kvfree(t->last_key);
 	t->last_key = NULL;
 }
@@ -335,6 +340,9 @@ static int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct mrc_mr *mr = to_mrc_mr(ibmr);
 
+	/* Not while windows are bound to it; none can bind once it dies. */
+	if (atomic_cmpxchg(&mr->mw_binds, 0, -1))
+		return -EBUSY;
 	mrc_mr_unpublish(mr);
 	/* Lookups can no longer succeed; wait for those that did. */
 	mrc_mr_put(mr);

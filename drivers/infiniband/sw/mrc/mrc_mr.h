@@ -81,6 +81,8 @@ struct mrc_mr_table {
 	struct xarray xa;	/* index -> mrc_mr; RCU lookups */
 	u32 next;		/* xa_alloc_cyclic()'s cursor */
 	u8 *last_key;		/* [index]: key byte of its last registration */
+	struct xarray mws;	/* MW index -> mrc_mw_win; RCU lookups */
+	u32 next_mw;		/* its xa_alloc_cyclic() cursor */
 };
 
 enum mrc_mr_type {
@@ -104,6 +106,12 @@ struct mrc_mr {
 	u32 key;		/* lkey == rkey */
 	int state;		/* enum mrc_mr_state */
 	refcount_t refs;	/* the table's one, plus the data path's */
+	/*
+	 * Memory windows bound to it (mrc_mw.h); dereg_mr sets it to -1
+	 * (dying) if it is 0 and fails with -EBUSY otherwise, and a bind
+	 * counts only while it is not negative.
+	 */
+	atomic_t mw_binds;
 	struct completion unreferenced;
 	struct rcu_head rcu;
 

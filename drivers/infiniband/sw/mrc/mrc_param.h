@@ -33,6 +33,8 @@
  */
 #define MRC_MAX_MR			0x10000
 #define MRC_MAX_MR_SIZE			BIT_ULL(36)	/* 64 GiB */
+/* Memory windows (mrc_mw.h): their own index space, of this size. */
+#define MRC_MAX_MW			0x10000
 #define MRC_MAX_FAST_REG_PAGES		512
 
 #define MRC_MAX_CQ			0x4000

@@ -15,6 +15,7 @@
 #include "mrc_ah.h"
 #include "mrc_cq.h"
 #include "mrc_mr.h"
+#include "mrc_mw.h"
 #include "mrc_net.h"
 #include "mrc_psn.h"
 #include "mrc_qp.h"
@@ -297,6 +298,8 @@ enum ib_wc_opcode mrc_send_wc_opcode(u32 wr_opcode)
 		return IB_WC_REG_MR;
 	case IB_WR_LOCAL_INV:
 		return IB_WC_LOCAL_INV;
+	case IB_WR_BIND_MW:
+		return IB_WC_BIND_MW;
 	default:
 		return IB_WC_SEND;
 	}
@@ -702,6 +705,8 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	wait_for_completion(&qp->unreferenced);
 
 	mrc_qp_cleanup_engines(qp);
+	/* Its engines have stopped: no bind can tie a window to it now. */
+	mrc_mw_qp_destroyed(qp);
 	mrc_ring_destroy(&qp->rq);
 	mrc_ring_destroy(&qp->sq);
 	atomic_dec(&mdev->num_qps);

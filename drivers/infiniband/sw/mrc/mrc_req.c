@@ -38,6 +38,7 @@
 #include "mrc_cq.h"
 #include "mrc_departure.h"
 #include "mrc_mr.h"
+#include "mrc_mw.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
 #include "mrc_sender_wire.h"
@@ -337,10 +338,20 @@ static bool mrc_req_fetch(struct mrc_qp *qp)
 	e->opcode = mrc_wire_opcode(e->wqe.opcode);
 	qp->sq_fetched++;
 
-	if (e->wqe.opcode == IB_WR_REG_MR || e->wqe.opcode == IB_WR_LOCAL_INV) {
-		/* No user verb posts them; a forged one names no MR of ours. */
+	switch (e->wqe.opcode) {
+	case IB_WR_REG_MR:
+		/* No user verb posts it; a forged one names no MR of ours. */
 		if (qp->user)
 			e->status = IB_WC_LOC_QP_OP_ERR;
+		e->local = true;
+		return true;
+	case IB_WR_BIND_MW:
+		/* Kernel ULPs have no bind work request (post_send). */
+		if (!qp->user || mrc_qp_is_ud(qp))
+			e->status = IB_WC_LOC_QP_OP_ERR;
+		e->local = true;
+		return true;
+	case IB_WR_LOCAL_INV:
 		e->local = true;
 		return true;
 	}
@@ -434,14 +445,20 @@ static u8 mrc_req_reg_mr(struct mrc_qp *qp, struct mrc_send_entry *e)
 }
 
 /*
- * LOCAL_INV: a key that names no MR of the QP's PD is a protection error,
- * one that names a region that cannot be invalidated (not fast-registered,
- * or being registered) fails as a registration does.
+ * LOCAL_INV: a key that names no MR or memory window of the QP's PD is a
+ * protection error, one that names a region that cannot be invalidated
+ * (not fast-registered, or being registered; a type 1 window) fails as a
+ * registration does.
  */
 static u8 mrc_req_local_inv(struct mrc_qp *qp, struct mrc_send_entry *e)
 {
-	int err = mrc_mr_invalidate(to_mrc_dev(qp->ibqp.device),
-				    qp->ibqp.pd, e->wqe.rkey);
+	int err;
+
+	if (mrc_key_is_mw(e->wqe.rkey))
+		err = mrc_mw_invalidate(qp, e->wqe.rkey, false, true);
+	else
+		err = mrc_mr_invalidate(to_mrc_dev(qp->ibqp.device),
+					qp->ibqp.pd, e->wqe.rkey);
 
 	if (err == -EPERM)
 		return IB_WC_LOC_PROT_ERR;
@@ -453,7 +470,8 @@ static u8 mrc_req_local_inv(struct mrc_qp *qp, struct mrc_send_entry *e)
  * while it must wait. A LOCAL_INV waits until every earlier request has
  * completed (the local invalidate fence of IBA 10.6.5.1): an earlier SEND
  * or WRITE may still need its buffers for a retransmission. REG_MR goes at
- * once: nothing earlier can be using a region that is not yet valid.
+ * once: nothing earlier can be using a region that is not yet valid; so
+ * does BIND_MW: a window is for the peer's requests, never this QP's own.
  */
 static void mrc_req_complete(struct mrc_qp *qp);
 
@@ -467,6 +485,9 @@ static bool mrc_req_local_op(struct mrc_qp *qp, struct mrc_send_entry *e)
 		    qp->state != IB_QPS_RTS)
 			return false;
 		e->status = mrc_req_local_inv(qp, e);
+	} else if (e->wqe.opcode == IB_WR_BIND_MW) {
+		e->status = mrc_mw_bind(qp, &e->wqe) ? IB_WC_MW_BIND_ERR :
+						       IB_WC_SUCCESS;
 	} else {
 		e->status = mrc_req_reg_mr(qp, e);
 	}

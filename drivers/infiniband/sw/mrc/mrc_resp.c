@@ -47,6 +47,7 @@
 #include "mrc.h"
 #include "mrc_cq.h"
 #include "mrc_mr.h"
+#include "mrc_mw.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
 #include "mrc_srq.h"
@@ -542,7 +543,9 @@ static void mrc_resp_fatal(struct mrc_resp_ctx *ctx, u32 psn, u8 syndrome,
 
 /*
  * The MR of @rkey with a reference, when [@va, @va + @len) of it may be
- * accessed remotely with @access by this QP; else NULL.
+ * accessed remotely with @access by this QP; else NULL. An rkey may name
+ * a memory window: then the window's range and rights decide, and the
+ * MR's own remote rights do not matter.
  */
 static struct mrc_mr *mrc_resp_rkey(struct mrc_resp_ctx *ctx, u32 rkey,
 				    u64 va, u64 len, int access)
@@ -552,12 +555,26 @@ static struct mrc_mr *mrc_resp_rkey(struct mrc_resp_ctx *ctx, u32 rkey,
 
 	if (!(qp->access_flags & access) || va + len < va)
 		return NULL;
+	if (mrc_key_is_mw(rkey))
+		return mrc_mw_get_mr(qp, rkey, va, len, access);
 	mr = mrc_mr_get(ctx->mdev, rkey);
 	if (mr && mrc_mr_check(mr, qp->ibqp.pd, va, len, access)) {
 		mrc_mr_put(mr);
 		mr = NULL;
 	}
 	return mr;
+}
+
+/* SEND_WITH_INV's invalidation of an MR or a memory window (mrc_mw.h). */
+static int mrc_resp_invalidate(struct mrc_resp_ctx *ctx, u32 rkey, bool apply)
+{
+	struct mrc_qp *qp = ctx->qp;
+
+	if (mrc_key_is_mw(rkey))
+		return mrc_mw_invalidate(qp, rkey, true, apply);
+	if (apply)
+		return mrc_mr_invalidate(ctx->mdev, qp->ibqp.pd, rkey);
+	return mrc_mr_may_invalidate(ctx->mdev, qp->ibqp.pd, rkey);
 }
 
 /*
@@ -577,7 +594,7 @@ static void mrc_resp_recv_ready(struct mrc_resp_ctx *ctx, u32 psn, u32 rsn)
 		return;
 	e = mrc_resp_recv(resp, rsn);
 	if (e->opcode == MRC_OP_SEND_INV && e->status == IB_WC_SUCCESS &&
-	    mrc_mr_invalidate(ctx->mdev, ctx->qp->ibqp.pd, e->inv_rkey)) {
+	    mrc_resp_invalidate(ctx, e->inv_rkey, true)) {
 		e->status = IB_WC_REM_INV_REQ_ERR;
 		mrc_resp_fatal(ctx, psn, MRC_NAK_INVALID_REQUEST, true, rsn);
 		return;
@@ -932,8 +949,7 @@ static void mrc_resp_recv_packet(struct mrc_resp_ctx *ctx,
 			e->status = mrc_resp_check_recv(ctx, e);
 		/* A region we could not invalidate fails the message whole. */
 		if (e->status == IB_WC_SUCCESS && opcode == MRC_OP_SEND_INV &&
-		    mrc_mr_may_invalidate(ctx->mdev, ctx->qp->ibqp.pd,
-					  e->inv_rkey)) {
+		    mrc_resp_invalidate(ctx, e->inv_rkey, false)) {
 			e->status = IB_WC_REM_INV_REQ_ERR;
 		}
 	} else if (e->opcode != opcode || e->length != pkt->msgh.length ||
