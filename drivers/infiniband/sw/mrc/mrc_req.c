@@ -1112,16 +1112,7 @@ static bool mrc_req_pass(struct mrc_task *task, u32 *budget)
 
 void mrc_req_doorbell(struct mrc_qp *qp)
 {
-	/*
-	 * A user QP rings from a system call: send there and then, as a
-	 * hardware doorbell would, instead of waking a worker for it (a
-	 * context switch on every message of a latency-bound exchange).
-	 * Kernel ULPs may post from any context and kick the work.
-	 */
-	if (qp->user && in_task() && !irqs_disabled())
-		mrc_task_run(&qp->req.task);
-	else
-		mrc_task_kick(&qp->req.task);
+	mrc_task_doorbell(&qp->req.task, qp->user);
 }
 
 /* Whether the requester has something to send now; caller holds qp->lock. */

@@ -77,6 +77,14 @@ static void mrc_task_work(struct work_struct *work)
 	mrc_task_run(container_of(work, struct mrc_task, work));
 }
 
+void mrc_task_doorbell(struct mrc_task *task, bool user)
+{
+	if (user && in_task() && !irqs_disabled())
+		mrc_task_run(task);
+	else
+		mrc_task_kick(task);
+}
+
 void mrc_task_kick(struct mrc_task *task)
 {
 	unsigned long flags;

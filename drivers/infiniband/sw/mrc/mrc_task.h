@@ -70,6 +70,14 @@ void mrc_task_init(struct mrc_task *task, mrc_task_fn fn, u32 budget);
 void mrc_task_kick(struct mrc_task *task);
 /* Runs the handler in the calling task, or again if it is running. */
 void mrc_task_run(struct mrc_task *task);
+/*
+ * A send queue's doorbell: for a user QP (@user), which rings from a
+ * system call, runs the handler there and then, as a hardware doorbell
+ * would, instead of waking a worker for it (a context switch on every
+ * message of a latency-bound exchange; rxe sends in the caller too).
+ * Kernel ULPs may post from any context and kick the work.
+ */
+void mrc_task_doorbell(struct mrc_task *task, bool user);
 /* Final: waits for a running handler and cancels the work. */
 void mrc_task_stop(struct mrc_task *task);
 

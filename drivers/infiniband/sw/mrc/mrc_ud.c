@@ -92,16 +92,7 @@ void mrc_ud_kick(struct mrc_qp *qp)
 
 void mrc_ud_doorbell(struct mrc_qp *qp)
 {
-	/*
-	 * As the RC requester does (mrc_req_doorbell()): a user QP rings
-	 * from a system call, so its datagrams leave, and their send
-	 * completions are written, before the call returns, as with rxe.
-	 * Kernel ULPs may post from any context and kick the work.
-	 */
-	if (qp->user && in_task() && !irqs_disabled())
-		mrc_task_run(&qp->ud.task);
-	else
-		mrc_task_kick(&qp->ud.task);
+	mrc_task_doorbell(&qp->ud.task, qp->user);
 }
 
 int mrc_ud_fill_wqe(struct mrc_send_wqe *wqe, const struct ib_send_wr *wr)
