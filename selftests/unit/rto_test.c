@@ -223,6 +223,38 @@ static void noisy_rtt_few_spurious(void)
 	CHECK(spurious <= 100);
 }
 
+/*
+ * The round trip's bound follows the estimate below the floor (the
+ * application's timeout), never above the base RTO, and is the base RTO
+ * before a sample; the backoff does not lengthen it.
+ */
+static void rtt_bound_ignores_floor_and_backoff(void)
+{
+	/* perftest's timeout 14: T = 67 ms; a 20 us fabric. */
+	struct mrc_rto_params p = params(67108, 4 * 67108, 1, 67108);
+	struct mrc_rto r;
+
+	mrc_rto_init(&r, &p);
+	CHECK_EQ(mrc_rto_rtt_bound_us(&r), 67108);
+	mrc_rto_sample(&r, 20);
+	/* srtt 20, rttvar 10: 20 + 40. */
+	CHECK_EQ(mrc_rto_rtt_bound_us(&r), 60);
+	CHECK_EQ(mrc_rto_base_us(&r), 67108);
+	mrc_rto_on_timeout(&r);
+	mrc_rto_on_timeout(&r);
+	CHECK_EQ(mrc_rto_rtt_bound_us(&r), 60);
+	/* The granularity is the least margin here too. */
+	p.granularity_us = 4000;
+	mrc_rto_set_params(&r, &p);
+	CHECK_EQ(mrc_rto_rtt_bound_us(&r), 4020);
+	/* Round trips longer than the base RTO's cap: the base RTO. */
+	p = params(100, 1000, 1, 500);
+	mrc_rto_init(&r, &p);
+	mrc_rto_sample(&r, 5000);
+	CHECK_EQ(mrc_rto_base_us(&r), 1000);
+	CHECK_EQ(mrc_rto_rtt_bound_us(&r), 1000);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(initial_value_before_samples),
 	KTAP_CASE(first_sample_rfc6298),
@@ -234,6 +266,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(backoff_doubles_and_caps),
 	KTAP_CASE(new_bounds_keep_estimate),
 	KTAP_CASE(noisy_rtt_few_spurious),
+	KTAP_CASE(rtt_bound_ignores_floor_and_backoff),
 };
 
 KTAP_MAIN("rto", cases)

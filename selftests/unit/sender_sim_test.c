@@ -55,6 +55,16 @@ struct sim_scenario {
 	u64 time_limit_us;
 	struct sim_path path[SIM_EVS];
 	u8 n_planes;		/* 0 means 1 */
+	/* The RTO's floor and initial value, T (0: 200 us and 1 ms). */
+	u64 rto_min_us;
+	/*
+	 * A probe of a dead path gets no answer at all, as on a network, and
+	 * the sender's own probe timeout must find it failed (else the
+	 * caller reports the failure after 1 ms).
+	 */
+	bool silent_probes;
+	/* The first completion from here on is recorded (0: none). */
+	u64 resume_at_us;
 	u32 n_plane_events;
 	struct sim_plane_event plane_event[SIM_PLANE_EVENTS];
 };
@@ -115,6 +125,7 @@ struct sim {
 	u64 first_done_after_up_us;	/* the sender's first completion */
 	u64 new_on_returned_plane;	/* new PSNs on its EVs, 3 ms on */
 	u8 returned_plane;
+	u64 first_done_after_resume_us;
 };
 
 static struct sim S;
@@ -295,6 +306,8 @@ static void sim_pump(void)
 		bool ok = !sim_path_dead((u32)probe);
 		struct sim_event *e;
 
+		if (!ok && S.sc->silent_probes)
+			continue;
 		e = sim_push(S.now + (ok ? 2 * sim_trip((u32)probe) : 1000),
 			     SIM_PROBE_RESULT);
 		if (!e)
@@ -370,6 +383,9 @@ static void sim_take_done(void)
 		S.snd_done++;
 		if (S.plane_up_us && !S.first_done_after_up_us)
 			S.first_done_after_up_us = S.now;
+		if (S.sc->resume_at_us && S.now >= S.sc->resume_at_us &&
+		    !S.first_done_after_resume_us)
+			S.first_done_after_resume_us = S.now;
 		if (d.status == MRC_SENDER_ST_OK)
 			S.snd_ok++;
 		else if (d.status == MRC_SENDER_ST_RETRY_EXCEEDED)
@@ -417,6 +433,11 @@ static void sim_run(const struct sim_scenario *sc)
 	struct sim_event e;
 	u32 i;
 
+	if (sc->rto_min_us) {
+		p.rto.min_us = sc->rto_min_us;
+		p.rto.initial_us = sc->rto_min_us;
+		p.rto.max_us = 4 * sc->rto_min_us;
+	}
 	memset(&S, 0, sizeof(S));
 	S.sc = sc;
 	S.rng = sc->seed ? sc->seed : 1;
@@ -696,6 +717,52 @@ static void whole_outage_resumes_when_a_plane_returns(void)
 		CHECK_EQ(S.sent_on_down_plane, 0);
 	}
 	printf("# first completion at most %llu us after the port returned\n",
+	       (unsigned long long)slowest);
+}
+
+/*
+ * Every path dies without a word (no carrier event: a tier-1 switch
+ * hanging) for 400 ms, under the application's timeout of perftest,
+ * T = 67 ms, on a fabric of 20-50 us round trips. The RTO retires EVs;
+ * their probes go unanswered. When the paths work again, a probe of a
+ * retired EV is answered within the probe interval's backoff (25.6 ms) and
+ * a round trip's timeout of the one before it, not within T: the first
+ * message completes well before the backed-off RTO would resend it.
+ */
+static void silent_outage_resumes_within_probe_intervals(void)
+{
+	u64 seed, slowest = 0, total = 0, runs = 0;
+	u32 i;
+
+	for (seed = 1; seed <= sim_seeds(20) && !ktap_case_failed; seed++) {
+		struct sim_scenario sc = base("silent_outage", seed);
+		/* Paths back at a different phase of the probes each run. */
+		u64 back = 300000 + (seed * 7919) % 100000, resumed;
+
+		sc.cc = seed % 2 == 0;
+		sc.n_msgs = 2000;
+		sc.rto_min_us = 67108;
+		sc.silent_probes = true;
+		for (i = 0; i < sc.n_evs; i++) {
+			sc.path[i].fail_at_us = 2000;
+			sc.path[i].recover_at_us = back;
+		}
+		sc.resume_at_us = back;
+		sim_run(&sc);
+		check_all_delivered();
+		CHECK_EQ(S.snd_retry_exceeded, 0);
+		CHECK(S.snd.stats.ev_retired >= 1);
+		CHECK(S.snd.stats.probes_lost > 0);
+		CHECK(S.first_done_after_resume_us >= back);
+		resumed = S.first_done_after_resume_us - back;
+		if (resumed > slowest)
+			slowest = resumed;
+		total += resumed;
+		runs++;
+		CHECK(resumed < 30000);
+	}
+	printf("# first completion %llu us on average, at most %llu us, after the paths worked again\n",
+	       (unsigned long long)(runs ? total / runs : 0),
 	       (unsigned long long)slowest);
 }
 
@@ -1694,6 +1761,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(recovered_path_is_probed_back),
 	KTAP_CASE(plane_loss_keeps_traffic_on_the_other),
 	KTAP_CASE(whole_outage_resumes_when_a_plane_returns),
+	KTAP_CASE(silent_outage_resumes_within_probe_intervals),
 	KTAP_CASE(trims_retransmit_without_rto),
 	KTAP_CASE(dead_network_exhausts_retries),
 };

@@ -14,18 +14,24 @@ static u64 rto_clamp(const struct mrc_rto *r, u64 us)
 	return us;
 }
 
-/* The base RTO of the estimate, or the initial value before a sample. */
-static void rto_update_base(struct mrc_rto *r)
+/* srtt + max(granularity, 4 x rttvar), unbounded; with a sample only. */
+static u64 rto_estimate(const struct mrc_rto *r)
 {
 	u64 margin = r->rttvar4;		/* 4 x rttvar */
 
+	if (margin < r->p.granularity_us)
+		margin = r->p.granularity_us;
+	return (r->srtt8 >> 3) + margin;
+}
+
+/* The base RTO of the estimate, or the initial value before a sample. */
+static void rto_update_base(struct mrc_rto *r)
+{
 	if (!r->has_sample) {
 		r->base_us = rto_clamp(r, r->p.initial_us);
 		return;
 	}
-	if (margin < r->p.granularity_us)
-		margin = r->p.granularity_us;
-	r->base_us = rto_clamp(r, (r->srtt8 >> 3) + margin);
+	r->base_us = rto_clamp(r, rto_estimate(r));
 }
 
 void mrc_rto_set_params(struct mrc_rto *r, const struct mrc_rto_params *p)
@@ -81,6 +87,16 @@ void mrc_rto_on_timeout(struct mrc_rto *r)
 void mrc_rto_on_progress(struct mrc_rto *r)
 {
 	r->backoff = 0;
+}
+
+u64 mrc_rto_rtt_bound_us(const struct mrc_rto *r)
+{
+	u64 est;
+
+	if (!r->has_sample)
+		return r->base_us;
+	est = rto_estimate(r);
+	return est < r->base_us ? est : r->base_us;
 }
 
 u64 mrc_rto_us(const struct mrc_rto *r)

@@ -91,6 +91,15 @@ static inline u64 mrc_rto_base_us(const struct mrc_rto *r)
 	return r->base_us;
 }
 
+/*
+ * What one round trip takes by the estimate alone, srtt + max(granularity,
+ * 4 x rttvar), without the floor (@min_us, the application's timeout,
+ * which may be thousands of round trips) and never above the base RTO.
+ * Before the first sample: the base RTO. For waits that must track the
+ * fabric rather than the application, such as a probe's.
+ */
+u64 mrc_rto_rtt_bound_us(const struct mrc_rto *r);
+
 /* Smoothed RTT and RTT variation in us; 0 before the first sample. */
 static inline u64 mrc_rto_srtt_us(const struct mrc_rto *r)
 {

@@ -646,7 +646,7 @@ bool mrc_sender_on_timeout_ex(struct mrc_sender *s, u64 now, u32 responses)
 
 u64 mrc_sender_probe_timeout_us(const struct mrc_sender *s)
 {
-	u64 rto = s->no_rto ? 0 : mrc_rto_base_us(&s->rto);
+	u64 rto = s->no_rto ? 0 : mrc_rto_rtt_bound_us(&s->rto);
 
 	return rto > MRC_SENDER_PROBE_TIMEOUT_MIN_US ? rto :
 	       MRC_SENDER_PROBE_TIMEOUT_MIN_US;

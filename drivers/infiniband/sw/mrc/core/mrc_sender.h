@@ -331,10 +331,17 @@ bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now);
 bool mrc_sender_on_timeout_ex(struct mrc_sender *s, u64 now, u32 responses);
 
 /*
- * A probe waits this long for its reply at least, or the RTO without its
- * backoff when that is longer; then it failed (mrc_sender_next_probe()).
- * Not the backed-off RTO: the outage that backs it off must not slow
- * down the probes that find its end (their interval backs off on its own).
+ * A probe waits this long for its reply at least, or the measured round
+ * trip's bound (mrc_rto_rtt_bound_us(): srtt + 4 x rttvar, the RTO's
+ * margin included) when that is longer; then it failed
+ * (mrc_sender_next_probe()). Not the RTO: its floor is the application's
+ * timeout (67 ms for perftest's, seconds for rdma_cm's), and a probe of a
+ * path that died silently would wait that long each time, while one
+ * round trip tells whether the path carries packets again. Nor the
+ * backed-off RTO: the outage that backs it off must not slow down the
+ * probes that find its end (their interval backs off on its own). The
+ * floor is for hosts, whose answer may wait for a scheduler: a late reply
+ * is not taken, and the EV waits for the next probe.
  */
 #define MRC_SENDER_PROBE_TIMEOUT_MIN_US	1000u
 
