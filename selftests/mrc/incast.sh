@@ -20,7 +20,6 @@ mrc_require_tree "the lab fabric, scripts/mrc-fabric, and tools/trim"
 mrc_require_root_tools
 FABRIC=$MRC_TOP/scripts/mrc-fabric
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
-PATHS=/sys/kernel/debug/mrc/paths
 # Per receiver port (h1 has one per plane): low enough that the ports, not
 # the emulated CPUs, limit the incast.
 RATE=${MRC_INCAST_RATE:-4mbit}
@@ -44,7 +43,6 @@ mrc_require_loaded
 [ -x "$MRC_TOP/tools/mrcctl/mrcctl" ] || ktap_skip_all "no tools/mrcctl/mrcctl: run make first"
 make -s -C "$MRC_TOP/tools/trim" >/dev/null 2>&1 ||
 	ktap_skip_all "cannot build tools/trim/mrc_trim.bpf.o"
-[ -r "$PATHS" ] || ktap_skip_all "no $PATHS (debugfs)"
 # rdma_rxe would take the UDP port our devices use.
 [ -d /sys/module/rdma_rxe ] && rmmod rdma_rxe 2>/dev/null
 
@@ -142,7 +140,10 @@ run_incast()	# NAME
 	wait_for 300 sh -c "[ \$(cat $tmp/$name.h*.out 2>/dev/null | grep -c '^# connected') -eq $i ]" ||
 		ktap_info "not every sender connected; starting anyway"
 	snapshot "$tmp/$name.before"
-	(while :; do cat "$PATHS"; echo "--"; sleep 1; done) >"$tmp/$name.paths" &
+	(while :; do
+		for h in $SENDERS; do mrc_ev_table "mrc$h"; done
+		sleep 1
+	done) >"$tmp/$name.paths" &
 	sampler=$!
 	touch "$go"
 	i=0
@@ -203,11 +204,11 @@ summary()	# NAME
 		$2 != v[$1] { printf "%s %d  ", substr($1, 4), $2 - v[$1] }' "$b.rx" "$a.rx")"
 }
 
-# Any EV of a QP of the SENDERS seen ASSUMED_BAD in run NAME's samples.
+# Any EV of a QP of the SENDERS seen ASSUMED_BAD in run NAME's samples
+# (only the senders' devices are sampled).
 assumed_bad()	# NAME
 {
-	awk -v senders=" $SENDERS " '{ h = $1; sub(/^mrc/, "", h) }
-		index(senders, " " h " ") && $5 == "ASSUMED_BAD" { n++ }
+	awk "$MRC_EV_FIELDS"'f["state"] == "ASSUMED_BAD" { n++ }
 		END { print n + 0 }' "$tmp/$1.paths"
 }
 

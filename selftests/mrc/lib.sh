@@ -88,6 +88,25 @@ mrc_tool()	# NAME (mrcctl)
 	fi
 }
 
+# Every EV of every QP of the devices, a line each, from the kernel's
+# path dump (mrcctl paths): name-value pairs only, "dev D qp Q dest-qp Q
+# peer P profile N ev I plane P udp PORT|usids U,U.. [profile-ev N] state
+# S sent N acked N lost N probes N". Read fields by name: awk
+# "$MRC_EV_FIELDS"'f["sent"] > 0 { ... }' fills f[] from each line.
+mrc_ev_table()	# IBDEV...
+{
+	local dev mrcctl out
+	mrcctl=$(mrc_tool mrcctl) || return 1
+	for dev; do
+		out=$("$mrcctl" paths "$dev") || return 1
+		printf '%s\n' "$out" | awk -v dev="$dev" '
+			$1 == "qp" { qp = $0; next }
+			$1 == "ev" { $1 = $1; print "dev", dev, qp, $0 }'
+	done
+}
+MRC_EV_FIELDS='{ split("", f); for (i = 1; i < NF; i += 2) f[$i] = $(i + 1) }
+'
+
 mrc_module_loaded()
 {
 	[ -d /sys/module/mrc ]

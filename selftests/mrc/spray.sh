@@ -21,7 +21,6 @@ mrc_require_root_tools
 mrc_require_loaded
 FABRIC=$MRC_TOP/scripts/mrc-fabric
 INTEGRITY=$MRC_SELFTEST_DIR/integrity
-PATHS=/sys/kernel/debug/mrc/paths
 SECONDS_PER_RUN=${MRC_SPRAY_SECONDS:-30}
 FLAP_LINK=p1t0s1-p1t1s2
 FLAP_PERIOD_MS=200
@@ -30,7 +29,6 @@ FLAP_PERIOD_MS=200
 QP_TIMEOUT=${MRC_SPRAY_QP_TIMEOUT:-14}
 [ -x "$INTEGRITY" ] || ktap_skip_all "no $INTEGRITY: run make first"
 [ -x "$MRC_TOP/tools/mrcctl/mrcctl" ] || ktap_skip_all "no tools/mrcctl/mrcctl: run make first"
-[ -r "$PATHS" ] || ktap_skip_all "no $PATHS (debugfs)"
 # rdma_rxe would take the UDP port our devices use.
 [ -d /sys/module/rdma_rxe ] && rmmod rdma_rxe 2>/dev/null
 
@@ -86,7 +84,7 @@ integrity_sampled()	# NAME [IP_A IP_B]
 		mrch1 "${2:-$A6}" mrch5 "${3:-$B6}" &
 	pid=$!
 	sleep $((SECONDS_PER_RUN / 2))
-	cat "$PATHS" >"$tmp/paths.$1"
+	mrc_ev_table mrch1 >"$tmp/paths.$1" || echo "no path dump of mrch1"
 	wait $pid
 	status=$?
 	mrc_counters mrch1 tx_errors retransmits timeouts ev_retired \
@@ -95,19 +93,25 @@ integrity_sampled()	# NAME [IP_A IP_B]
 	return $status
 }
 
-# The requester QP is the one of mrch1 that sent the most.
+# The requester QP: the one of mrch1 that sent the most.
+busiest_qp()	# TABLE
+{
+	awk "$MRC_EV_FIELDS"'{ sent[f["qp"]] += f["sent"] } END {
+		for (q in sent) if (sent[q] > best) { best = sent[q]; qp = q }
+		print qp }' "$1"
+}
+
 check_balance()	# NAME
 {
-	awk '$1 == "mrch1" { sent[$2] += $6 } END {
-		for (q in sent) if (sent[q] > best) { best = sent[q]; qp = q }
-		print qp }' "$tmp/paths.$1" >"$tmp/qp"
-	awk -v qp="$(cat "$tmp/qp")" '$1 == "mrch1" && $2 == qp' "$tmp/paths.$1"
-	awk -v qp="$(cat "$tmp/qp")" '
-		$1 == "mrch1" && $2 == qp {
-			n++; s += $6; if ($6 > max) max = $6
-			if ($6 == 0) idle++
-			if ($9 !~ /^usids:/) udp++
-			planes[$4] = 1
+	local qp
+	qp=$(busiest_qp "$tmp/paths.$1")
+	awk -v qp="$qp" "$MRC_EV_FIELDS"'f["qp"] == qp' "$tmp/paths.$1"
+	awk -v qp="$qp" "$MRC_EV_FIELDS"'
+		f["qp"] == qp {
+			n++; s += f["sent"]; if (f["sent"] > max) max = f["sent"]
+			if (f["sent"] == 0) idle++
+			if (!("usids" in f)) udp++
+			planes[f["plane"]] = 1
 		}
 		END {
 			np = 0; for (p in planes) np++
@@ -139,14 +143,11 @@ uplinks_tx()
 # The IPv4 QP has the built-in spraying: 16 UDP EVs a plane, every one used.
 check_ipv4_evs()
 {
-	awk '$1 == "mrch1" { sent[$2] += $6 } END {
-		for (q in sent) if (sent[q] > best) { best = sent[q]; qp = q }
-		print qp }' "$tmp/paths.ipv4" >"$tmp/qp"
-	awk -v qp="$(cat "$tmp/qp")" '
-		$1 == "mrch1" && $2 == qp {
-			n++; if ($6 == 0) idle++
-			if ($9 !~ /^udp:/) other++
-			planes[$4] = 1
+	awk -v qp="$(busiest_qp "$tmp/paths.ipv4")" "$MRC_EV_FIELDS"'
+		f["qp"] == qp {
+			n++; if (f["sent"] == 0) idle++
+			if (!("udp" in f)) other++
+			planes[f["plane"]] = 1
 		}
 		END {
 			np = 0; for (p in planes) np++
@@ -196,12 +197,11 @@ mrc_flap_period_case "link_flap_kept_its_200ms_period" "$tmp/flaps" \
 # other seven carry on.
 check_flap_table()
 {
-	awk '$1 == "mrch1" { sent[$2] += $6 } END {
-		for (q in sent) if (sent[q] > best) { best = sent[q]; qp = q }
-		print qp }' "$tmp/paths.flapping" >"$tmp/qp"
-	awk -v qp="$(cat "$tmp/qp")" '$1 == "mrch1" && $2 == qp' "$tmp/paths.flapping"
-	awk -v qp="$(cat "$tmp/qp")" '
-		$1 == "mrch1" && $2 == qp { n++; if ($6 > 0) used++ }
+	local qp
+	qp=$(busiest_qp "$tmp/paths.flapping")
+	awk -v qp="$qp" "$MRC_EV_FIELDS"'f["qp"] == qp' "$tmp/paths.flapping"
+	awk -v qp="$qp" "$MRC_EV_FIELDS"'
+		f["qp"] == qp { n++; if (f["sent"] > 0) used++ }
 		END { printf "EVs %d used %d\n", n, used; exit !(n == 8 && used >= 7) }' \
 		"$tmp/paths.flapping"
 }
