@@ -231,16 +231,21 @@ MRC_EXPORT
 int mrc_get_cq_event(struct mrc_comp_channel *channel, struct mrc_cq **cq,
 		     void **cq_context)
 {
+	struct mrc_cq *ev_cq;
 	struct ibv_cq *vcq;
 	void *vctx;
 
 	if (!channel || !cq || !cq_context)
 		return mrc_fail(EINVAL);
-	if (channel->ev_cq) {
-		if (mrc_ctl_ev_cq_wait(channel->ev_cq))
+	pthread_mutex_lock(&channel->ctx->lock);
+	ev_cq = channel->ev_cq;
+	pthread_mutex_unlock(&channel->ctx->lock);
+	/* Destroying the event CQ while waiting on it is the caller's bug. */
+	if (ev_cq) {
+		if (mrc_ctl_ev_cq_wait(ev_cq))
 			return -1;
-		*cq = channel->ev_cq;
-		*cq_context = (*cq)->cq_context;
+		*cq = ev_cq;
+		*cq_context = ev_cq->cq_context;
 		return 0;
 	}
 	if (ibv_get_cq_event(channel->channel, &vcq, &vctx))
