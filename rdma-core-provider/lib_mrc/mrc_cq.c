@@ -43,7 +43,10 @@ int mrc_get_comp_channel_fd(struct mrc_comp_channel *channel, int *fd)
 {
 	if (!channel || !fd)
 		return mrc_fail(EINVAL);
-	*fd = channel->channel->fd;
+	pthread_mutex_lock(&channel->ctx->lock);
+	*fd = channel->ev_cq ? mrc_ctl_ev_cq_fd(channel->ev_cq) :
+			       channel->channel->fd;
+	pthread_mutex_unlock(&channel->ctx->lock);
 	return 0;
 }
 
@@ -101,6 +104,14 @@ struct mrc_cq *mrc_create_cq(struct mrc_context *mrc_ctx, int cqe,
 	cq->channel = channel;
 	cq->cq_context = cq_context;
 	pthread_mutex_lock(&mrc_ctx->lock);
+	/* An EV event CQ's channel has its socket's fd: it serves no other. */
+	if (channel && channel->ev_cq) {
+		pthread_mutex_unlock(&mrc_ctx->lock);
+		ibv_destroy_cq(cq->cq);
+		free(cq);
+		errno = EBUSY;
+		return NULL;
+	}
 	mrc_ctx->num_cqs++;
 	if (channel)
 		channel->num_cqs++;
@@ -119,6 +130,8 @@ int mrc_destroy_cq(struct mrc_cq *cq)
 
 	if (!cq)
 		return mrc_fail_errno(EINVAL);
+	if (cq->evq)
+		return mrc_ctl_ev_cq_destroy(cq);
 	ctx = cq->ctx;
 	pthread_mutex_lock(&ctx->lock);
 	if (cq->num_qps) {
@@ -176,7 +189,8 @@ int mrc_poll_cq(struct mrc_cq *cq, int num_entries, struct ibv_wc *wc)
 {
 	int kept = 0;
 
-	if (!cq || !wc || num_entries < 0)
+	/* An EV event CQ is polled with mrc_ctl_poll_ev_event(). */
+	if (!cq || !wc || num_entries < 0 || cq->evq)
 		return mrc_fail(EINVAL);
 	while (kept < num_entries) {
 		int want = num_entries - kept, n, i, got = 0;
@@ -206,6 +220,9 @@ int mrc_req_notify_cq(struct mrc_cq *cq, int solicited_only)
 
 	if (!cq)
 		return mrc_fail_errno(EINVAL);
+	/* Its socket is readable while events wait: nothing to arm. */
+	if (cq->evq)
+		return 0;
 	err = ibv_req_notify_cq(cq->cq, solicited_only);
 	return err ? mrc_fail_errno(err) : 0;
 }
@@ -214,11 +231,23 @@ MRC_EXPORT
 int mrc_get_cq_event(struct mrc_comp_channel *channel, struct mrc_cq **cq,
 		     void **cq_context)
 {
+	struct mrc_cq *ev_cq;
 	struct ibv_cq *vcq;
 	void *vctx;
 
 	if (!channel || !cq || !cq_context)
 		return mrc_fail(EINVAL);
+	pthread_mutex_lock(&channel->ctx->lock);
+	ev_cq = channel->ev_cq;
+	pthread_mutex_unlock(&channel->ctx->lock);
+	/* Destroying the event CQ while waiting on it is the caller's bug. */
+	if (ev_cq) {
+		if (mrc_ctl_ev_cq_wait(ev_cq))
+			return -1;
+		*cq = ev_cq;
+		*cq_context = ev_cq->cq_context;
+		return 0;
+	}
 	if (ibv_get_cq_event(channel->channel, &vcq, &vctx))
 		return -1;
 	*cq = vctx;
@@ -229,6 +258,6 @@ int mrc_get_cq_event(struct mrc_comp_channel *channel, struct mrc_cq **cq,
 MRC_EXPORT
 void mrc_ack_cq_events(struct mrc_cq *cq, unsigned int nevents)
 {
-	if (cq && nevents)
+	if (cq && nevents && !cq->evq)
 		ibv_ack_cq_events(cq->cq, nevents);
 }

@@ -15,8 +15,9 @@
  * errno set (EPERM without CAP_NET_ADMIN).
  *
  * Status on soft-MRC: every call is in lib_mrc.so, over the kernel's "mrc"
- * generic netlink family; the EV event CQ and the endpoint operations fail
- * with EOPNOTSUPP until the kernel has them (Documentation/mrc-api.rst).
+ * generic netlink family (the EV event CQ over its "events" group); the
+ * endpoint operations fail with EOPNOTSUPP until the kernel has them
+ * (Documentation/mrc-api.rst).
  */
 #ifndef SOFT_MRC_OCP_CTL_API_H
 #define SOFT_MRC_OCP_CTL_API_H

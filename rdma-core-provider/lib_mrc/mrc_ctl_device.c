@@ -69,8 +69,16 @@ static int mrc_ctl_query(struct mrc_nl *nl, const char *dev,
 	if (!err)
 		err = mrc_nl_talk(nl, mrc_nl_req_profile_dump(nl, dev),
 				  mrc_nl_parse_profile, &find);
-	if (!err)
+	if (!err) {
 		mrc_ctl_fill_device(&d, &find, attr);
+		/*
+		 * A kernel with the events group sends EV events; their
+		 * drop_count is a lower bound (mrc_ctl_ev_event.c), so not
+		 * EV_EVENT_PRECISE_DROP_CNT.
+		 */
+		if (nl->has_events)
+			attr->opt_attr |= MRC_CTL_OPT_CAP_EV_EVENT;
+	}
 	return err;
 }
 

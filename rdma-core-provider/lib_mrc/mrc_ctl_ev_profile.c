@@ -36,10 +36,15 @@
 			 MRC_CTL_EV_PROFILE_EV_FIELDS_OP |		\
 			 MRC_CTL_EV_PROFILE_VENDOR_CFG)
 
+/*
+ * The event mask is the kernel profile's too: set while the profile is not
+ * ONLINE, like the rest.
+ */
 #define MRC_CTL_EV_CONFIG (MRC_CTL_EV_PROFILE_MODE |			\
 			   MRC_CTL_EV_PROFILE_FMT_ID |			\
 			   MRC_CTL_EV_PROFILE_COUNT |			\
 			   MRC_CTL_EV_PROFILE_MIN_ACTIVE |		\
+			   MRC_CTL_EV_PROFILE_EVENT_MASK |		\
 			   MRC_CTL_EV_PROFILE_EV_FIELDS_OP |		\
 			   MRC_CTL_EV_PROFILE_VENDOR_CFG)
 
@@ -165,6 +170,7 @@ static int mrc_ctl_staged_adopt(struct mrc_ctl_state *st,
 	s->state = MRC_CTL_PROFILE_ONLINE;
 	s->fmt_id = mrc_ctl_fmt_id_for(st, k->p.format);
 	s->min_active = k->p.min_active;
+	s->event_mask = mrc_ctl_event_mask_from_nl(k->p.event_mask);
 	mrc_ctl_vcfg_from_nl(&k->p, s->vendor_cfg);
 	if (k->p.mode == MRC_NL_MODE_GENERATED) {
 		s->mode = MRC_CTL_EV_MODE_GEN;
@@ -306,6 +312,14 @@ static int mrc_ctl_ev_configure(struct mrc_ctl_state *st,
 			return EINVAL;
 		s->min_active = attr->ev_min_active;
 	}
+	if (mask & MRC_CTL_EV_PROFILE_EVENT_MASK) {
+		uint32_t unused;
+
+		err = mrc_ctl_event_mask_to_nl(attr->ev_event_mask, &unused);
+		if (err)
+			return err;
+		s->event_mask = attr->ev_event_mask;
+	}
 	if (mask & MRC_CTL_EV_PROFILE_EV_FIELDS_OP) {
 		if (attr->ev_fields_op.op != MRC_CTL_EV_FIELDS_OP_MODIFY_FIELDS ||
 		    s->mode != MRC_CTL_EV_MODE_GEN)
@@ -354,6 +368,7 @@ static int mrc_ctl_ev_to_kernel(const struct mrc_ctl_state *st, uint32_t id,
 		return err;
 	p->id = id;
 	p->min_active = s->min_active ? s->min_active : 1;
+	mrc_ctl_event_mask_to_nl(s->event_mask, &p->event_mask);
 	p->replace = true;
 	p->is_default = s->vendor_cfg[0] & MRC_CTL_LIB_VCFG_DEFAULT;
 	p->has_peer = s->vendor_cfg[0] & MRC_CTL_LIB_VCFG_PEER;
@@ -521,8 +536,6 @@ static int mrc_ctl_ev_modify(struct mrc_ctl_state *st, uint32_t id,
 	bool found = false, created = false;
 	int err;
 
-	if (mask & MRC_CTL_EV_PROFILE_EVENT_MASK && attr->ev_event_mask)
-		return EOPNOTSUPP;	/* no EV event CQ yet */
 	if ((mask & MRC_CTL_EV_PROFILE_EV_OP) &&
 	    attr->ev_op.op != MRC_CTL_EV_OP_REPLACE_EV &&
 	    attr->ev_op.op != MRC_CTL_EV_OP_MODIFY_EV_STATE)
@@ -756,7 +769,7 @@ static int mrc_ctl_ev_query(struct mrc_ctl_state *st, uint32_t id,
 	if (mask & MRC_CTL_EV_PROFILE_MIN_ACTIVE)
 		attr->ev_min_active = s->min_active;
 	if (mask & MRC_CTL_EV_PROFILE_EVENT_MASK)
-		attr->ev_event_mask = 0;
+		attr->ev_event_mask = s->event_mask;
 	if (mask & MRC_CTL_EV_PROFILE_VENDOR_CFG)
 		memcpy(attr->vendor_cfg, s->vendor_cfg,
 		       sizeof(attr->vendor_cfg));

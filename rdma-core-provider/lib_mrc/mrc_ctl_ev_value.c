@@ -72,6 +72,45 @@ enum mrc_ctl_ev_state mrc_ctl_state_from_nl(uint8_t nl_state)
 	}
 }
 
+/* The OCP state bits and the kernel's states, pairwise. */
+static const struct {
+	int ocp;
+	uint8_t nl;
+} mrc_ctl_states[] = {
+	{ MRC_CTL_EV_GOOD, MRC_NL_EV_GOOD },
+	{ MRC_CTL_EV_ASSUMED_BAD, MRC_NL_EV_ASSUMED_BAD },
+	{ MRC_CTL_EV_DENIED, MRC_NL_EV_DENIED },
+	{ MRC_CTL_EV_UNKNOWN, MRC_NL_EV_UNKNOWN },
+};
+
+int mrc_ctl_event_mask_to_nl(int mask, uint32_t *nl_mask)
+{
+	unsigned int rest = (unsigned int)mask;
+	size_t i;
+
+	*nl_mask = 0;
+	for (i = 0; i < sizeof(mrc_ctl_states) / sizeof(mrc_ctl_states[0]);
+	     i++) {
+		if (!(rest & (unsigned int)mrc_ctl_states[i].ocp))
+			continue;
+		rest &= ~(unsigned int)mrc_ctl_states[i].ocp;
+		*nl_mask |= 1u << mrc_ctl_states[i].nl;
+	}
+	return rest ? EINVAL : 0;
+}
+
+int mrc_ctl_event_mask_from_nl(uint32_t nl_mask)
+{
+	unsigned int mask = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(mrc_ctl_states) / sizeof(mrc_ctl_states[0]);
+	     i++)
+		if (nl_mask & (1u << mrc_ctl_states[i].nl))
+			mask |= (unsigned int)mrc_ctl_states[i].ocp;
+	return (int)mask;
+}
+
 bool mrc_ctl_ev_unpopulated(const struct mrc_ctl_ev *ev)
 {
 	return !ev->port && mrc_ctl_bytes_zero(ev->val, sizeof(ev->val));

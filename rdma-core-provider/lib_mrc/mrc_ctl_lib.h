@@ -53,6 +53,7 @@ struct mrc_ctl_ev_staged {
 	uint64_t fmt_id;		/* 0 until set */
 	uint32_t count;			/* EV slots (explicit) */
 	uint32_t min_active;
+	int event_mask;			/* OCP states raising EV events */
 	struct mrc_ctl_ev *evs;		/* count slots */
 	uint32_t num_fields;		/* generated */
 	struct mrc_ctl_ev_field fields[MRC_NL_MAX_FIELDS];
@@ -88,6 +89,9 @@ int mrc_ctl_fmt_to_nl(enum mrc_ctl_ev_fmt_mode mode, uint8_t *format);
 enum mrc_ctl_ev_fmt_mode mrc_ctl_fmt_from_nl(uint8_t format);
 int mrc_ctl_state_to_nl(enum mrc_ctl_ev_state state, uint8_t *nl_state);
 enum mrc_ctl_ev_state mrc_ctl_state_from_nl(uint8_t nl_state);
+/* An ev_event_mask as the kernel's EVENT_MASK; EINVAL for unknown bits. */
+int mrc_ctl_event_mask_to_nl(int mask, uint32_t *nl_mask);
+int mrc_ctl_event_mask_from_nl(uint32_t nl_mask);
 bool mrc_ctl_ev_unpopulated(const struct mrc_ctl_ev *ev);
 int mrc_ctl_ev_to_nl(const struct mrc_ctl_ev *ev, uint8_t format,
 		     struct mrc_nl_ev *out);

@@ -56,6 +56,7 @@ enum mrc_nl_ev_state {
 struct mrc_nl {
 	struct mnl_socket *sock;	/* NULL in the unit tests */
 	uint16_t family;
+	bool has_events;		/* the family has the events group */
 	uint32_t portid;
 	uint32_t seq;
 	char why[256];			/* the kernel's last extended ack */
@@ -135,6 +136,8 @@ struct mrc_nl_profile {
 	 * answers: they were not in the message
 	 */
 	bool min_active_unset, plane_mask_unset;
+	/* bit 1 << enum mrc_nl_ev_state: states raising EV events; 0: none */
+	uint32_t event_mask;
 };
 
 /* One message of PATH_GET: an EV of a connected QP, and its counters. */
@@ -149,6 +152,33 @@ struct mrc_nl_path {
 	uint32_t num_usids;		/* SRv6: the switch uSIDs */
 	uint16_t usids[MRC_NL_MAX_USIDS];
 	uint64_t sent, acked, lost, probes;
+};
+
+/* Why an EV event's EV changed state (enum mrc_ctl_ev_reason). */
+enum mrc_nl_ev_reason {
+	MRC_NL_REASON_LOSS = 1,
+	MRC_NL_REASON_TIMEOUT = 2,
+	MRC_NL_REASON_PLANE_DOWN = 3,
+	MRC_NL_REASON_PROBES = 4,
+	MRC_NL_REASON_DENIED = 5,
+	MRC_NL_REASON_ALLOWED = 6,
+	MRC_NL_REASON_RELEASED = 7,
+};
+
+/*
+ * One EV_EVENT notification: EV @ev.index of profile @profile_id is now in
+ * @ev.state, as connection @qpn (0: none, the controller's change) to
+ * @peer saw it; @drop_count events of the device were dropped before it.
+ */
+struct mrc_nl_event {
+	char dev[MRC_NL_NAME_MAX];
+	uint32_t profile_id;
+	bool has_peer;
+	uint8_t peer[16];
+	uint32_t qpn;
+	struct mrc_nl_ev ev;		/* ev.format says which value */
+	uint8_t reason;			/* enum mrc_nl_ev_reason */
+	uint32_t drop_count;
 };
 
 /* One message of PLANE_GET: a plane of the device, and its counters. */
@@ -208,6 +238,21 @@ struct mrc_nl_cc_state {
 int mrc_nl_open(struct mrc_nl **nl);
 void mrc_nl_close(struct mrc_nl *nl);
 /*
+ * A socket joined to the family's "events" group, for EV events only
+ * (never for requests): 0, or an errno (EPERM without CAP_NET_ADMIN,
+ * EOPNOTSUPP if the kernel has no such group, ENOENT without the module).
+ * @rcvbuf: the receive buffer to ask for, in bytes (0: the default).
+ */
+int mrc_nl_events_open(struct mrc_nl **nl, int rcvbuf);
+/* The socket's file descriptor, readable while events wait. */
+int mrc_nl_fd(const struct mrc_nl *nl);
+/*
+ * Reads one datagram of events into nl->buf without waiting: its length,
+ * or -1 with errno (EAGAIN: none waiting; ENOBUFS: the socket overran and
+ * some events are lost).
+ */
+int mrc_nl_events_recv(struct mrc_nl *nl);
+/*
  * Sends @req and runs @cb on each answer until the ACK or the end of the
  * dump. 0, or the kernel's errno (its message in nl->why).
  */
@@ -261,6 +306,12 @@ int mrc_nl_decode_path(const struct nlmsghdr *nlh, struct mrc_nl_path *path);
 int mrc_nl_decode_plane(const struct nlmsghdr *nlh,
 			struct mrc_nl_plane *plane);
 int mrc_nl_decode_cc(const struct nlmsghdr *nlh, struct mrc_nl_cc_state *st);
+/*
+ * An EV_EVENT; ENOMSG for another message of the family's (not an
+ * event), EBADMSG for a malformed one.
+ */
+int mrc_nl_decode_event(const struct nlmsghdr *nlh, uint16_t family,
+			struct mrc_nl_event *event);
 
 /* @data: struct mrc_nl_dev. */
 int mrc_nl_parse_dev(const struct nlmsghdr *nlh, void *data);

@@ -32,6 +32,13 @@ static_assert((int)MRC_NL_EV_UNKNOWN == (int)MRC_CTL_EV_UNKNOWN, "uapi");
 static_assert((int)MRC_NL_EV_GOOD == (int)MRC_CTL_EV_GOOD, "uapi");
 static_assert((int)MRC_NL_EV_ASSUMED_BAD == (int)MRC_CTL_EV_ASSUMED_BAD, "uapi");
 static_assert((int)MRC_NL_EV_DENIED == (int)MRC_CTL_EV_DENIED, "uapi");
+static_assert((int)MRC_NL_REASON_LOSS == (int)MRC_CTL_EV_REASON_LOSS, "uapi");
+static_assert((int)MRC_NL_REASON_TIMEOUT == (int)MRC_CTL_EV_REASON_TIMEOUT, "uapi");
+static_assert((int)MRC_NL_REASON_PLANE_DOWN == (int)MRC_CTL_EV_REASON_PLANE_DOWN, "uapi");
+static_assert((int)MRC_NL_REASON_PROBES == (int)MRC_CTL_EV_REASON_PROBES, "uapi");
+static_assert((int)MRC_NL_REASON_DENIED == (int)MRC_CTL_EV_REASON_DENIED, "uapi");
+static_assert((int)MRC_NL_REASON_ALLOWED == (int)MRC_CTL_EV_REASON_ALLOWED, "uapi");
+static_assert((int)MRC_NL_REASON_RELEASED == (int)MRC_CTL_EV_REASON_RELEASED, "uapi");
 static_assert((int)MRC_NL_CC_BASE_RTT == (int)MRC_CTL_CC_A_BASE_RTT, "uapi");
 static_assert((int)MRC_NL_CC_TARGET_DELAY == (int)MRC_CTL_CC_A_TARGET_DELAY, "uapi");
 static_assert((int)MRC_NL_CC_QA_THRESHOLD == (int)MRC_CTL_CC_A_QA_THRESHOLD, "uapi");
@@ -243,6 +250,9 @@ struct nlmsghdr *mrc_nl_req_profile_new(struct mrc_nl *nl, const char *dev,
 		mnl_attr_put(nlh, MRC_CTL_A_DEFAULT, 0, NULL);
 	if (p->replace)
 		mnl_attr_put(nlh, MRC_CTL_A_REPLACE, 0, NULL);
+	/* Left out when 0, the kernel's default, as kernels before it. */
+	if (p->event_mask)
+		mnl_attr_put_u32(nlh, MRC_CTL_A_EVENT_MASK, p->event_mask);
 	if (p->mode == MRC_NL_MODE_EXPLICIT) {
 		struct nlattr *list = mnl_attr_nest_start(nlh, MRC_CTL_A_EVS);
 
@@ -450,6 +460,7 @@ static const enum mnl_attr_data_type mrc_nl_types[MRC_CTL_A_MAX + 1] = {
 	[MRC_CTL_A_CC_RTT_FROM_BUILD] = MNL_TYPE_U8,
 	[MRC_CTL_A_PRESET] = MNL_TYPE_NUL_STRING,
 	[MRC_CTL_A_PLANE] = MNL_TYPE_NESTED,
+	[MRC_CTL_A_EVENT_MASK] = MNL_TYPE_U32,
 };
 
 static const uint8_t mrc_nl_lens[MRC_CTL_A_MAX + 1] = {
@@ -468,6 +479,8 @@ static const enum mnl_attr_data_type mrc_nl_ev_types[MRC_CTL_EV_A_MAX + 1] = {
 	[MRC_CTL_EV_A_ACKED] = MNL_TYPE_U64,
 	[MRC_CTL_EV_A_LOST] = MNL_TYPE_U64,
 	[MRC_CTL_EV_A_PROBES] = MNL_TYPE_U64,
+	[MRC_CTL_EV_A_REASON] = MNL_TYPE_U8,
+	[MRC_CTL_EV_A_DROP_COUNT] = MNL_TYPE_U32,
 };
 
 static const uint8_t mrc_nl_ev_lens[MRC_CTL_EV_A_MAX + 1] = {
@@ -659,6 +672,8 @@ int mrc_nl_decode_profile(const struct nlmsghdr *nlh,
 		p->plane_mask = mnl_attr_get_u32(tb[MRC_CTL_A_PLANE_MASK]);
 	else
 		p->plane_mask_unset = true;
+	if (tb[MRC_CTL_A_EVENT_MASK])
+		p->event_mask = mnl_attr_get_u32(tb[MRC_CTL_A_EVENT_MASK]);
 	if (tb[MRC_CTL_A_FIELDS] &&
 	    mrc_nl_decode_fields(tb[MRC_CTL_A_FIELDS], p))
 		return EBADMSG;
@@ -876,4 +891,42 @@ int mrc_nl_decode_cc(const struct nlmsghdr *nlh, struct mrc_nl_cc_state *st)
 int mrc_nl_parse_cc(const struct nlmsghdr *nlh, void *data)
 {
 	return mrc_nl_cb_result(mrc_nl_decode_cc(nlh, data));
+}
+
+int mrc_nl_decode_event(const struct nlmsghdr *nlh, uint16_t family,
+			struct mrc_nl_event *event)
+{
+	const struct nlattr *tb[MRC_CTL_A_MAX + 1];
+	const struct nlattr *ev_tb[MRC_CTL_EV_A_MAX + 1];
+	const struct genlmsghdr *genl;
+
+	memset(event, 0, sizeof(*event));
+	if (nlh->nlmsg_type != family ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl))
+		return ENOMSG;
+	genl = mnl_nlmsg_get_payload(nlh);
+	if (genl->cmd != MRC_CTL_CMD_EV_EVENT)
+		return ENOMSG;
+	/* Every EV event names its device, profile, EV, state and value. */
+	if (mrc_nl_parse_top(nlh, tb) || !tb[MRC_CTL_A_DEV] ||
+	    !tb[MRC_CTL_A_PROFILE_ID] || !tb[MRC_CTL_A_EV] ||
+	    mrc_nl_get_str(tb[MRC_CTL_A_DEV], event->dev, sizeof(event->dev)) ||
+	    mrc_nl_decode_ev_nest(tb[MRC_CTL_A_EV], ev_tb, &event->ev) ||
+	    !event->ev.format || !ev_tb[MRC_CTL_EV_A_PLANE] ||
+	    event->ev.state > MRC_NL_EV_DENIED)
+		return EBADMSG;
+	event->profile_id = mnl_attr_get_u32(tb[MRC_CTL_A_PROFILE_ID]);
+	if (tb[MRC_CTL_A_PEER]) {
+		event->has_peer = true;
+		memcpy(event->peer, mnl_attr_get_payload(tb[MRC_CTL_A_PEER]),
+		       sizeof(event->peer));
+	}
+	if (tb[MRC_CTL_A_QPN])
+		event->qpn = mnl_attr_get_u32(tb[MRC_CTL_A_QPN]);
+	if (ev_tb[MRC_CTL_EV_A_REASON])
+		event->reason = mnl_attr_get_u8(ev_tb[MRC_CTL_EV_A_REASON]);
+	if (ev_tb[MRC_CTL_EV_A_DROP_COUNT])
+		event->drop_count =
+			mnl_attr_get_u32(ev_tb[MRC_CTL_EV_A_DROP_COUNT]);
+	return 0;
 }

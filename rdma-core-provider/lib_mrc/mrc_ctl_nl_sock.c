@@ -12,17 +12,63 @@
 #include <linux/genetlink.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include "mrc_ctl_nl.h"
 
 #define MRC_NL_FAMILY_NAME	"mrc"	/* MRC_CTL_FAMILY_NAME */
+#define MRC_NL_MCGRP_EVENTS	"events"	/* MRC_CTL_MCGRP_EVENTS */
+
+/* What CTRL_CMD_GETFAMILY tells of the family. */
+struct mrc_nl_family_info {
+	uint16_t id;
+	uint32_t events_group;		/* 0: the kernel has none */
+};
+
+static int mrc_nl_group_attr(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (type == CTRL_ATTR_MCAST_GRP_NAME &&
+	    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
+		tb[type] = attr;
+	else if (type == CTRL_ATTR_MCAST_GRP_ID &&
+		 mnl_attr_validate(attr, MNL_TYPE_U32) >= 0)
+		tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+static void mrc_nl_family_groups(const struct nlattr *list,
+				 struct mrc_nl_family_info *info)
+{
+	const struct nlattr *grp;
+
+	mnl_attr_for_each_nested(grp, list) {
+		const struct nlattr *tb[CTRL_ATTR_MCAST_GRP_MAX + 1] = { 0 };
+
+		if (mnl_attr_parse_nested(grp, mrc_nl_group_attr, tb) < 0 ||
+		    !tb[CTRL_ATTR_MCAST_GRP_NAME] ||
+		    !tb[CTRL_ATTR_MCAST_GRP_ID])
+			continue;
+		if (!strcmp(mnl_attr_get_str(tb[CTRL_ATTR_MCAST_GRP_NAME]),
+			    MRC_NL_MCGRP_EVENTS))
+			info->events_group =
+				mnl_attr_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
+	}
+}
 
 static int mrc_nl_family_attr(const struct nlattr *attr, void *data)
 {
+	struct mrc_nl_family_info *info = data;
+
 	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
 	    mnl_attr_validate(attr, MNL_TYPE_U16) >= 0)
-		*(uint16_t *)data = mnl_attr_get_u16(attr);
+		info->id = mnl_attr_get_u16(attr);
+	else if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GROUPS &&
+		 mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
+		mrc_nl_family_groups(attr, info);
 	return MNL_CB_OK;
 }
 
@@ -170,7 +216,8 @@ int mrc_nl_talk(struct mrc_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 	return err;
 }
 
-int mrc_nl_open(struct mrc_nl **out)
+static int mrc_nl_open_info(struct mrc_nl **out,
+			    struct mrc_nl_family_info *info)
 {
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *genl;
@@ -203,7 +250,10 @@ int mrc_nl_open(struct mrc_nl **out)
 	genl->cmd = CTRL_CMD_GETFAMILY;
 	genl->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, MRC_NL_FAMILY_NAME);
-	err = mrc_nl_talk(nl, nlh, mrc_nl_family_msg, &nl->family);
+	memset(info, 0, sizeof(*info));
+	err = mrc_nl_talk(nl, nlh, mrc_nl_family_msg, info);
+	nl->family = info->id;
+	nl->has_events = info->events_group != 0;
 	if (!err && !nl->family)
 		err = ENOENT;
 	if (err)
@@ -214,6 +264,58 @@ fail:
 	mnl_socket_close(nl->sock);
 	free(nl);
 	return err;
+}
+
+int mrc_nl_open(struct mrc_nl **out)
+{
+	struct mrc_nl_family_info info;
+
+	return mrc_nl_open_info(out, &info);
+}
+
+int mrc_nl_events_open(struct mrc_nl **out, int rcvbuf)
+{
+	struct mrc_nl_family_info info;
+	struct mrc_nl *nl;
+	int fd, err;
+
+	err = mrc_nl_open_info(&nl, &info);
+	if (err)
+		return err;
+	if (!info.events_group) {
+		mrc_nl_close(nl);
+		return EOPNOTSUPP;
+	}
+	fd = mnl_socket_get_fd(nl->sock);
+	/* The kernel checks CAP_NET_ADMIN here: EPERM without it. */
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
+				  &info.events_group,
+				  sizeof(info.events_group)) < 0) {
+		err = errno;
+		mrc_nl_close(nl);
+		return err;
+	}
+	/* Best effort: a smaller buffer only means overruns sooner. */
+	if (rcvbuf > 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	*out = nl;
+	return 0;
+}
+
+int mrc_nl_fd(const struct mrc_nl *nl)
+{
+	return mnl_socket_get_fd(nl->sock);
+}
+
+int mrc_nl_events_recv(struct mrc_nl *nl)
+{
+	ssize_t len;
+
+	len = recv(mnl_socket_get_fd(nl->sock), nl->buf, sizeof(nl->buf),
+		   MSG_DONTWAIT);
+	if (len < 0)
+		return -1;
+	return (int)len;
 }
 
 void mrc_nl_close(struct mrc_nl *nl)

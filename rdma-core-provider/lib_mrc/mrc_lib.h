@@ -68,7 +68,14 @@ struct mrc_comp_channel {
 	struct mrc_context *ctx;
 	struct ibv_comp_channel *channel;
 	unsigned int num_cqs;		/* under ctx->lock */
+	/*
+	 * An EV event CQ's channel serves it alone: its file descriptor is
+	 * the event socket's (mrc_ctl_ev_event.c). Under ctx->lock.
+	 */
+	struct mrc_cq *ev_cq;
 };
+
+struct mrc_ctl_evq;
 
 struct mrc_cq {
 	struct mrc_context *ctx;
@@ -77,6 +84,8 @@ struct mrc_cq {
 	void *cq_context;		/* the program's */
 	unsigned int num_qps;		/* under ctx->lock */
 	struct mrc_cq *next;		/* in ctx->cqs */
+	/* An EV event CQ: no verbs CQ (@cq NULL), not in ctx->cqs. */
+	struct mrc_ctl_evq *evq;
 };
 
 struct mrc_qp_hint {
@@ -146,6 +155,12 @@ static inline int mrc_fail_errno(int err)
 	errno = err;
 	return err;
 }
+
+/* mrc_ctl_ev_event.c: the EV event CQ's side of the CQ calls. */
+int mrc_ctl_ev_cq_destroy(struct mrc_cq *cq);
+int mrc_ctl_ev_cq_fd(const struct mrc_cq *cq);
+/* Waits for events on @cq (its channel's mrc_get_cq_event()); 0 or -1. */
+int mrc_ctl_ev_cq_wait(struct mrc_cq *cq);
 
 /* mrc_device_query.c */
 int mrc_fill_device_attr(struct ibv_context *vctx,

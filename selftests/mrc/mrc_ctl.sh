@@ -7,7 +7,8 @@
 # states set through lib_mrc and read by mrcctl, and the other way round;
 # a profile withdrawn; the CC profile changed and read back by mrcctl;
 # port 1's admin state; the documented errnos for bad input and the parts
-# the kernel does not offer yet; EPERM without CAP_NET_ADMIN.
+# the kernel does not offer yet; EPERM without CAP_NET_ADMIN. (EV events:
+# ev_events.sh.)
 # lab-timeout: 120
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -45,7 +46,7 @@ contains()
 }
 
 ktap_check "device_query" contains \
-	"profiles 64 evs 65536 free 65536 per-profile 1024 fmt 0x6 modes 0x6 ports 0x2 opt 0x2 cc uet-1.0-nscc" \
+	"profiles 64 evs 65536 free 65536 per-profile 1024 fmt 0x6 modes 0x6 ports 0x2 opt 0x6 cc uet-1.0-nscc" \
 	"$PROBE" mrc0 device
 
 explicit_seen_by_mrcctl()

@@ -16,12 +16,34 @@
  *   mrc-ctl-probe DEV refused            the errnos the API documents
  *                                        for bad input and missing parts
  *   mrc-ctl-probe DEV unprivileged       without CAP_NET_ADMIN: EPERM
+ *   mrc-ctl-probe DEV evprofile ID PEER PORT..
+ *                                        an explicit UDP profile serving
+ *                                        IPv4 PEER: each source port on
+ *                                        ports 1 and 2, every state's
+ *                                        events wanted, ONLINE
+ *   mrc-ctl-probe DEV cut ID SECONDS DOWN UP N
+ *                                        with an event CQ on a channel:
+ *                                        runs the shell command DOWN, then
+ *                                        waits for N of profile ID's EVs on
+ *                                        port 2 to be reported ASSUMED_BAD,
+ *                                        runs UP and waits for them GOOD;
+ *                                        prints each event and the
+ *                                        latencies ("# ev-event latency")
+ *   mrc-ctl-probe DEV join               without CAP_NET_ADMIN, joining
+ *                                        the events group: EPERM
  *
  * Exit status 0 when every call did what the documentation says; each
  * failure is printed with the call and its errno.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <linux/capability.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,8 +335,241 @@ static void refused(struct ibv_context *vctx, struct mrc_context *ctx)
 						&req, 1, 1000000, &rsp, &n),
 		     EOPNOTSUPP);
 	errno = 0;
-	EXPECT(!mrc_ctl_create_ev_event_cq(ctx, 16, NULL, NULL, 0) &&
-	       errno == EOPNOTSUPP, "event CQ not EOPNOTSUPP");
+	EXPECT(!mrc_ctl_create_ev_event_cq(ctx, 0, NULL, NULL, 0) &&
+	       errno == EINVAL, "event CQ of no entries not EINVAL");
+	a.ev_event_mask = 1 << 7;
+	EXPECT_ERRNO(mrc_ctl_modify_ev_profile(ctx, 62, &a,
+				MRC_CTL_EV_PROFILE_EVENT_MASK), EINVAL);
+}
+
+static void ev_profile(struct mrc_context *ctx, uint64_t id, const char *peer,
+		       int argc, char **argv)
+{
+	struct mrc_ctl_ev_op_entry e[64] = { 0 };
+	struct mrc_ctl_ev_profile_attr a = {
+		.profile_state = MRC_CTL_PROFILE_INIT,
+		.ev_mode = MRC_CTL_EV_MODE_EXP, .ev_fmt_profile_id = 1,
+		.ev_count = 2 * argc, .ev_min_active = 1,
+		.ev_event_mask = MRC_CTL_EV_GOOD | MRC_CTL_EV_ASSUMED_BAD |
+				 MRC_CTL_EV_DENIED | MRC_CTL_EV_UNKNOWN,
+	};
+	int i, n = 0;
+
+	/* vendor_cfg: the PEER flag, the IPv4-mapped address at 16. */
+	a.vendor_cfg[0] = 1u << 1;
+	a.vendor_cfg[16 + 10] = 0xff;
+	a.vendor_cfg[16 + 11] = 0xff;
+	EXPECT(inet_pton(AF_INET, peer, &a.vendor_cfg[16 + 12]) == 1,
+	       "peer %s", peer);
+	udp_format(ctx);
+	EXPECT(!mrc_ctl_modify_ev_profile(ctx, id, &a,
+				MRC_CTL_EV_PROFILE_STATE |
+				MRC_CTL_EV_PROFILE_MODE |
+				MRC_CTL_EV_PROFILE_FMT_ID |
+				MRC_CTL_EV_PROFILE_COUNT |
+				MRC_CTL_EV_PROFILE_MIN_ACTIVE |
+				MRC_CTL_EV_PROFILE_EVENT_MASK |
+				MRC_CTL_EV_PROFILE_VENDOR_CFG),
+	       "EV profile INIT and configured");
+	for (i = 0; i < argc && n + 1 < 64; i++) {
+		uint16_t sport = (uint16_t)strtoul(argv[i], NULL, 0);
+
+		e[n].ev = MRC_CTL_EV_UNPOPULATED;
+		e[n++].ev_new = udp_ev(1, sport);
+		e[n].ev = MRC_CTL_EV_UNPOPULATED;
+		e[n++].ev_new = udp_ev(2, sport);
+	}
+	a.ev_op.op = MRC_CTL_EV_OP_REPLACE_EV;
+	a.ev_op.entries = e;
+	a.ev_op.entry_count = n;
+	EXPECT(!mrc_ctl_modify_ev_profile(ctx, id, &a,
+					  MRC_CTL_EV_PROFILE_EV_OP),
+	       "REPLACE_EV of %d EVs", n);
+	set_state(ctx, id, MRC_CTL_PROFILE_OFFLINE);
+	set_state(ctx, id, MRC_CTL_PROFILE_ONLINE);
+	a.ev_event_mask = 0;
+	EXPECT(!mrc_ctl_query_ev_profile(ctx, id, &a,
+					 MRC_CTL_EV_PROFILE_EVENT_MASK) &&
+	       a.ev_event_mask == (int)(MRC_CTL_EV_GOOD |
+					MRC_CTL_EV_ASSUMED_BAD |
+					MRC_CTL_EV_DENIED |
+					MRC_CTL_EV_UNKNOWN),
+	       "event mask read back: 0x%x", (unsigned int)a.ev_event_mask);
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/*
+ * Waits up to @deadline_us for events; returns when every one of @want
+ * EVs on port 2 of profile @id is in @state, with *@first_us the time of
+ * the first such event. Every event is printed.
+ */
+static bool wait_events(struct mrc_comp_channel *ch, struct mrc_cq *cq,
+			uint64_t id, enum mrc_ctl_ev_state state, int want,
+			uint64_t t0, uint64_t deadline_us, uint64_t *first_us)
+{
+	uint16_t seen[64];
+	int n_seen = 0, fd = -1, i, j;
+
+	EXPECT(!mrc_get_comp_channel_fd(ch, &fd), "channel fd");
+	*first_us = 0;
+	while (now_us() < deadline_us && n_seen < want) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct mrc_ctl_ev_event ev[16];
+		int left = (int)((deadline_us - now_us()) / 1000) + 1, n;
+
+		if (poll(&pfd, 1, left) <= 0)
+			continue;
+		n = mrc_ctl_poll_ev_event(cq, 16, ev);
+		EXPECT(n > 0, "poll after the fd was readable: %d", n);
+		for (i = 0; i < n; i++) {
+			uint16_t sport = ev[i].ev.val[0] << 8 | ev[i].ev.val[1];
+			uint64_t t = now_us() - t0;
+
+			printf("event at %llu us: profile %llu port %u udp %u %s drops %u\n",
+			       (unsigned long long)t,
+			       (unsigned long long)ev[i].profile_id,
+			       ev[i].ev.port, sport, state_name(ev[i].state),
+			       ev[i].drop_count);
+			EXPECT(ev[i].profile_id == id, "an event of profile %llu",
+			       (unsigned long long)ev[i].profile_id);
+			if (ev[i].ev.port != 2 || ev[i].state != state)
+				continue;
+			if (!*first_us)
+				*first_us = t;
+			for (j = 0; j < n_seen && seen[j] != sport; j++)
+				;
+			if (j == n_seen && n_seen < 64)
+				seen[n_seen++] = sport;
+		}
+	}
+	return n_seen >= want;
+}
+
+static void cut(struct mrc_context *ctx, uint64_t id, int seconds,
+		const char *down, const char *up, int want)
+{
+	struct mrc_comp_channel *ch = NULL;
+	struct mrc_cq *cq, *got;
+	uint64_t t0, first;
+	void *cq_ctx;
+
+	EXPECT(!mrc_create_comp_channel(ctx, &ch), "comp channel");
+	cq = mrc_ctl_create_ev_event_cq(ctx, 256, (void *)0x1234, ch, 0);
+	EXPECT(cq != NULL, "event CQ");
+	if (!cq || !ch)
+		return;
+	/* Nothing yet: polling an empty CQ answers 0. */
+	EXPECT(mrc_ctl_poll_ev_event(cq, 1, NULL) == -EINVAL, "NULL array");
+
+	t0 = now_us();
+	EXPECT(system(down) == 0, "%s", down);
+	/* The kernel reacts while the command runs: its time is included. */
+	printf("cut command took %llu us\n",
+	       (unsigned long long)(now_us() - t0));
+	if (wait_events(ch, cq, id, MRC_CTL_EV_ASSUMED_BAD, want, t0,
+			t0 + seconds * 1000000ull, &first))
+		printf("ev-event latency %llu us (cut: ASSUMED_BAD)\n",
+		       (unsigned long long)first);
+	else
+		EXPECT(0, "%d EVs of port 2 reported ASSUMED_BAD in %d s",
+		       want, seconds);
+
+	/* The channel hands back the event CQ and its context. */
+	EXPECT(!mrc_req_notify_cq(cq, 0), "notify");
+	t0 = now_us();
+	EXPECT(system(up) == 0, "%s", up);
+	printf("restore command took %llu us\n",
+	       (unsigned long long)(now_us() - t0));
+	EXPECT(!mrc_get_cq_event(ch, &got, &cq_ctx) && got == cq &&
+	       cq_ctx == (void *)0x1234, "get_cq_event");
+	if (wait_events(ch, cq, id, MRC_CTL_EV_GOOD, want, t0,
+			t0 + seconds * 1000000ull, &first))
+		printf("ev-event latency %llu us (restore: GOOD)\n",
+		       (unsigned long long)first);
+	else
+		EXPECT(0, "%d EVs of port 2 reported GOOD in %d s", want,
+		       seconds);
+	EXPECT(!mrc_destroy_cq(cq), "destroy event CQ");
+	EXPECT(!mrc_destroy_comp_channel(ch), "destroy channel");
+}
+
+/* A raw join of the events group, as any program could try it. */
+static int raw_join(void)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct genlmsghdr genl;
+		char attrs[64];
+	} req = { 0 };
+	char buf[8192];
+	struct nlattr *a, *grp, *g;
+	int fd, len, rem, rem2, group = -1;
+
+	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	if (fd < 0)
+		return -errno;
+	req.nlh.nlmsg_type = GENL_ID_CTRL;
+	req.nlh.nlmsg_flags = NLM_F_REQUEST;
+	req.genl.cmd = CTRL_CMD_GETFAMILY;
+	req.genl.version = 1;
+	a = (struct nlattr *)req.attrs;
+	a->nla_type = CTRL_ATTR_FAMILY_NAME;
+	a->nla_len = NLA_HDRLEN + 4;
+	memcpy((char *)a + NLA_HDRLEN, "mrc", 4);
+	req.nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN) + NLA_ALIGN(a->nla_len);
+	if (send(fd, &req, req.nlh.nlmsg_len, 0) < 0)
+		return -errno;
+	len = recv(fd, buf, sizeof(buf), 0);
+	if (len < (int)NLMSG_LENGTH(GENL_HDRLEN))
+		return -EIO;
+	rem = len - NLMSG_LENGTH(GENL_HDRLEN);
+	for (a = (struct nlattr *)(buf + NLMSG_LENGTH(GENL_HDRLEN));
+	     rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	     a->nla_len <= rem;
+	     rem -= NLA_ALIGN(a->nla_len),
+	     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len))) {
+		if ((a->nla_type & NLA_TYPE_MASK) != CTRL_ATTR_MCAST_GROUPS)
+			continue;
+		rem2 = a->nla_len - NLA_HDRLEN;
+		for (grp = (struct nlattr *)((char *)a + NLA_HDRLEN);
+		     rem2 >= NLA_HDRLEN && grp->nla_len >= NLA_HDRLEN &&
+		     grp->nla_len <= rem2;
+		     rem2 -= NLA_ALIGN(grp->nla_len),
+		     grp = (struct nlattr *)((char *)grp +
+					     NLA_ALIGN(grp->nla_len))) {
+			int r = grp->nla_len - NLA_HDRLEN, id = -1;
+			bool events = false;
+
+			for (g = (struct nlattr *)((char *)grp + NLA_HDRLEN);
+			     r >= NLA_HDRLEN && g->nla_len >= NLA_HDRLEN &&
+			     g->nla_len <= r;
+			     r -= NLA_ALIGN(g->nla_len),
+			     g = (struct nlattr *)((char *)g +
+						   NLA_ALIGN(g->nla_len))) {
+				if (g->nla_type == CTRL_ATTR_MCAST_GRP_ID)
+					id = *(int *)((char *)g + NLA_HDRLEN);
+				if (g->nla_type == CTRL_ATTR_MCAST_GRP_NAME)
+					events = !strcmp((char *)g + NLA_HDRLEN,
+							 "events");
+			}
+			if (events)
+				group = id;
+		}
+	}
+	if (group < 0)
+		return -ENOENT;
+	if (setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group,
+		       sizeof(group)))
+		return -errno;
+	close(fd);
+	return 0;
 }
 
 static void drop_net_admin(void)
@@ -350,7 +605,7 @@ int main(int argc, char **argv)
 	vctx = probe_open_device(argv[1]);
 	if (!vctx)
 		return 1;
-	if (!strcmp(cmd, "unprivileged"))
+	if (!strcmp(cmd, "unprivileged") || !strcmp(cmd, "join"))
 		drop_net_admin();
 	ctx = mrc_create_context(vctx, NULL);
 	if (!ctx) {
@@ -401,6 +656,20 @@ int main(int argc, char **argv)
 
 		EXPECT_ERRNO(mrc_ctl_query_device(vctx, &d), EPERM);
 		EXPECT_ERRNO(mrc_ctl_query_ev_profile(ctx, 1, &a, 0), EPERM);
+		errno = 0;
+		EXPECT(!mrc_ctl_create_ev_event_cq(ctx, 16, NULL, NULL, 0) &&
+		       errno == EPERM, "event CQ without CAP_NET_ADMIN");
+	} else if (!strcmp(cmd, "join")) {
+		int err = raw_join();
+
+		printf("join of the events group: %s\n", strerror(-err));
+		EXPECT(err == -EPERM, "raw join answered %d, want EPERM", err);
+	} else if (!strcmp(cmd, "evprofile") && argc >= 6) {
+		ev_profile(ctx, strtoull(argv[3], NULL, 0), argv[4], argc - 5,
+			   argv + 5);
+	} else if (!strcmp(cmd, "cut") && argc == 8) {
+		cut(ctx, strtoull(argv[3], NULL, 0), atoi(argv[4]), argv[5],
+		    argv[6], atoi(argv[7]));
 	} else {
 		fprintf(stderr, "unknown command or arguments: %s\n", cmd);
 		return 2;

@@ -521,6 +521,79 @@ static void probe_wait_covers_due_and_pending(void)
 	CHECK_EQ(wait, 0);
 }
 
+/* What the watcher heard, in order. */
+static struct {
+	u32 ev;
+	u8 old_state, new_state, why;
+} heard[16];
+static u32 n_heard;
+
+static void watcher(void *ctx, u32 ev, u8 old_state, u8 new_state, u8 why)
+{
+	CHECK(ctx == &set);
+	/* Told after the change: the set is consistent already. */
+	CHECK_EQ(set.evs[ev].state, new_state);
+	if (n_heard < sizeof(heard) / sizeof(heard[0]))
+		heard[n_heard] = (typeof(heard[0])){ ev, old_state, new_state,
+						     why };
+	n_heard++;
+}
+
+static bool heard_is(u32 i, u32 ev, u8 old_state, u8 new_state, u8 why)
+{
+	return i < n_heard && heard[i].ev == ev &&
+	       heard[i].old_state == old_state &&
+	       heard[i].new_state == new_state && heard[i].why == why;
+}
+
+static void watcher_hears_each_change_and_why(void)
+{
+	make_set(2, 2, 1);	/* plane 0: EVs 0, 1; plane 1: EVs 2, 3 */
+	n_heard = 0;
+	mrc_ev_set_watch(&set, watcher, &set);
+	mrc_ev_on_ack(&set, 0, 1);
+	CHECK(heard_is(0, 0, MRC_EV_UNKNOWN, MRC_EV_GOOD, MRC_EV_WHY_ACK));
+	CHECK(mrc_ev_on_loss(&set, 0, 1000));
+	CHECK(heard_is(1, 0, MRC_EV_GOOD, MRC_EV_ASSUMED_BAD,
+		       MRC_EV_WHY_LOSS));
+	/* Already bad: a second loss changes nothing, says nothing. */
+	CHECK(mrc_ev_on_timeout(&set, 0, 1010));
+	CHECK_EQ(n_heard, 2);
+	CHECK_EQ(mrc_ev_next_probe(&set, 1100), 0);
+	mrc_ev_probe_result(&set, 0, true, 1150);
+	CHECK_EQ(n_heard, 2);	/* one success is not enough */
+	CHECK_EQ(mrc_ev_next_probe(&set, 1150), 0);
+	mrc_ev_probe_result(&set, 0, true, 1200);
+	CHECK(heard_is(2, 0, MRC_EV_ASSUMED_BAD, MRC_EV_GOOD,
+		       MRC_EV_WHY_PROBES));
+	CHECK(mrc_ev_on_timeout(&set, 1, 1220));
+	CHECK(heard_is(3, 1, MRC_EV_UNKNOWN, MRC_EV_ASSUMED_BAD,
+		       MRC_EV_WHY_TIMEOUT));
+	/* A plane down retires its EVs, each told once. */
+	mrc_ev_plane_set(&set, 1, MRC_EV_PLANE_DOWN, true, 1300);
+	CHECK(heard_is(4, 2, MRC_EV_UNKNOWN, MRC_EV_ASSUMED_BAD,
+		       MRC_EV_WHY_PLANE));
+	CHECK(heard_is(5, 3, MRC_EV_UNKNOWN, MRC_EV_ASSUMED_BAD,
+		       MRC_EV_WHY_PLANE));
+	mrc_ev_deny(&set, 2);
+	CHECK(heard_is(6, 2, MRC_EV_ASSUMED_BAD, MRC_EV_DENIED,
+		       MRC_EV_WHY_DENY));
+	/* Allowed on a plane still down: back to ASSUMED_BAD, for the plane. */
+	mrc_ev_allow(&set, 2);
+	CHECK(heard_is(7, 2, MRC_EV_DENIED, MRC_EV_ASSUMED_BAD,
+		       MRC_EV_WHY_PLANE));
+	mrc_ev_deny(&set, 0);
+	mrc_ev_allow(&set, 0);
+	CHECK(heard_is(9, 0, MRC_EV_DENIED, MRC_EV_UNKNOWN,
+		       MRC_EV_WHY_ALLOW));
+	CHECK_EQ(n_heard, 10);
+	/* A new set forgets its watcher. */
+	make_set(1, 2, 1);
+	CHECK(set.watch == NULL);
+	CHECK(mrc_ev_on_loss(&set, 0, 0));
+	CHECK_EQ(n_heard, 10);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(init_rejects_bad_input),
 	KTAP_CASE(init_groups_by_plane),
@@ -541,6 +614,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(last_resort_when_nothing_is_usable),
 	KTAP_CASE(stamps_record_changes_and_losses),
 	KTAP_CASE(probe_wait_covers_due_and_pending),
+	KTAP_CASE(watcher_hears_each_change_and_why),
 };
 
 KTAP_MAIN("ev", cases)

@@ -51,6 +51,26 @@ enum mrc_ctl_ev_state {
 	MRC_CTL_EV_DENIED = 3,		/* the controller forbids it */
 };
 
+/*
+ * The multicast group of EV_EVENT notifications. Joining it needs
+ * CAP_NET_ADMIN over the network namespace; events go to the namespace of
+ * the device's netdev.
+ */
+#define MRC_CTL_MCGRP_EVENTS	"events"
+
+/* Why an EV_EVENT's EV changed state. */
+enum mrc_ctl_ev_reason {
+	MRC_CTL_EV_REASON_LOSS = 1,	/* a connection lost a packet on it */
+	MRC_CTL_EV_REASON_TIMEOUT,	/* a connection timed out on it */
+	/* its plane cannot carry traffic: no carrier here, or at the peer */
+	MRC_CTL_EV_REASON_PLANE_DOWN,
+	MRC_CTL_EV_REASON_PROBES,	/* probes restored it */
+	MRC_CTL_EV_REASON_DENIED,	/* the controller denied it */
+	MRC_CTL_EV_REASON_ALLOWED,	/* the controller allowed it */
+	/* the last connection that found it bad is gone */
+	MRC_CTL_EV_REASON_RELEASED,
+};
+
 enum mrc_ctl_cmd {
 	MRC_CTL_CMD_UNSPEC,
 	MRC_CTL_CMD_DEV_GET,		/* doit (DEV) or dump: devices */
@@ -78,6 +98,13 @@ enum mrc_ctl_cmd {
 	 * NETDEV, PLANE nest with the plane's state and counters
 	 */
 	MRC_CTL_CMD_PLANE_GET,
+	/*
+	 * notification, multicast to MRC_CTL_MCGRP_EVENTS: a profile's EV
+	 * changed state as the profile sees it. DEV, PROFILE_ID, [PEER],
+	 * [QPN], EV nest with INDEX, PROFILE_INDEX, PLANE, UDP_SPORT or
+	 * SRV6, STATE, REASON and DROP_COUNT.
+	 */
+	MRC_CTL_CMD_EV_EVENT,
 	__MRC_CTL_CMD_MAX,
 };
 
@@ -146,6 +173,11 @@ enum mrc_ctl_attr {
 	 */
 	MRC_CTL_A_PRESET,
 	MRC_CTL_A_PLANE,		/* nest of enum mrc_ctl_plane_attr */
+	/*
+	 * u32: the states (bit 1 << enum mrc_ctl_ev_state) whose changes the
+	 * profile reports as EV_EVENTs; 0 (the default) reports none
+	 */
+	MRC_CTL_A_EVENT_MASK,
 	__MRC_CTL_A_MAX,
 };
 
@@ -171,6 +203,12 @@ enum mrc_ctl_ev_attr {
 	MRC_CTL_EV_A_LOST,		/* u64: losses and timeouts */
 	MRC_CTL_EV_A_PROBES,		/* u64: probes sent on it */
 	MRC_CTL_EV_A_PAD,
+	MRC_CTL_EV_A_REASON,		/* u8: enum mrc_ctl_ev_reason */
+	/*
+	 * u32: EV_EVENTs of the device dropped (queue full) since the
+	 * previous one sent
+	 */
+	MRC_CTL_EV_A_DROP_COUNT,
 	__MRC_CTL_EV_A_MAX,
 };
 

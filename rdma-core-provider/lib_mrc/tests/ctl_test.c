@@ -803,8 +803,10 @@ static void device_query(void)
 					    "uet-1.0-nscc") &&
 	      !attr.cc.algorithms[1]);
 	CHECK_EQ(attr.phy_port_mask, 0x6);
-	CHECK_EQ(attr.opt_attr, MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE);
-	CHECK(!(attr.opt_attr & (MRC_CTL_OPT_CAP_EV_EVENT |
+	/* EV events, whose drop_count is a lower bound only. */
+	CHECK_EQ(attr.opt_attr, MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE |
+				MRC_CTL_OPT_CAP_EV_EVENT);
+	CHECK(!(attr.opt_attr & (MRC_CTL_OPT_CAP_EV_EVENT_PRECISE_DROP_CNT |
 				 MRC_CTL_OPT_CAP_EP_OP_EV_PROBE)));
 
 	/* A device of another vendor: supported 0, nothing asked. */
@@ -978,10 +980,18 @@ static void explicit_profile(void)
 				MRC_CTL_EV_PROFILE_MODE |
 				MRC_CTL_EV_PROFILE_FMT_ID |
 				MRC_CTL_EV_PROFILE_COUNT), EINVAL);
-	a.ev_event_mask = MRC_CTL_EV_ASSUMED_BAD;
+	a.ev_event_mask = MRC_CTL_EV_ASSUMED_BAD | 1 << 5;	/* no state */
 	CHECK_FAILS(mrc_ctl_modify_ev_profile(ctx, 5, &a,
-				MRC_CTL_EV_PROFILE_EVENT_MASK), EOPNOTSUPP);
+				MRC_CTL_EV_PROFILE_EVENT_MASK), EINVAL);
+	a.ev_event_mask = MRC_CTL_EV_ASSUMED_BAD | MRC_CTL_EV_GOOD |
+			  MRC_CTL_EV_UNKNOWN;
+	CHECK_EQ(mrc_ctl_modify_ev_profile(ctx, 5, &a,
+				MRC_CTL_EV_PROFILE_EVENT_MASK), 0);
 	a.ev_event_mask = 0;
+	CHECK_EQ(mrc_ctl_query_ev_profile(ctx, 5, &a,
+				MRC_CTL_EV_PROFILE_EVENT_MASK), 0);
+	CHECK_EQ(a.ev_event_mask, MRC_CTL_EV_ASSUMED_BAD | MRC_CTL_EV_GOOD |
+				  MRC_CTL_EV_UNKNOWN);
 	a.vendor_cfg[0] = 0x80;		/* an unknown flag */
 	CHECK_FAILS(mrc_ctl_modify_ev_profile(ctx, 5, &a,
 				MRC_CTL_EV_PROFILE_VENDOR_CFG), EINVAL);
@@ -1052,6 +1062,8 @@ static void explicit_profile(void)
 	CHECK(msg_attr(req_msg(r), U_A_DEFAULT) != NULL);
 	CHECK(msg_attr(req_msg(r), U_A_REPLACE) != NULL);
 	CHECK(msg_attr(req_msg(r), U_A_PEER) == NULL);
+	/* 1 << the kernel's states: UNKNOWN 0, GOOD 1, ASSUMED_BAD 2. */
+	CHECK_EQ(attr_u32(msg_attr(req_msg(r), U_A_EVENT_MASK)), 0x7);
 	list = msg_attr(req_msg(r), U_A_EVS);
 	ev = nest_nth(list, 0);
 	CHECK_EQ(attr_u32(nest_attr(ev, U_EV_PLANE)), 0);
@@ -1064,6 +1076,8 @@ static void explicit_profile(void)
 	/* ONLINE: configuration is refused, states are the kernel's. */
 	CHECK_FAILS(mrc_ctl_modify_ev_profile(ctx, 5, &a,
 				MRC_CTL_EV_PROFILE_MIN_ACTIVE), EBUSY);
+	CHECK_FAILS(mrc_ctl_modify_ev_profile(ctx, 5, &a,
+				MRC_CTL_EV_PROFILE_EVENT_MASK), EBUSY);
 	ans = fake_nl_answer(0);
 	answer_profile(ans, 5, MRC_NL_FMT_UDP, MRC_NL_MODE_EXPLICIT, 2);
 	ans = fake_nl_answer(0);
@@ -1316,24 +1330,245 @@ static void cc_profile(void)
 	CHECK_EQ(mrc_destroy_context(ctx), 0);
 }
 
+/*
+ * An EV_EVENT as the kernel multicasts it: @dev, profile @id, EV @index on
+ * @plane with UDP port @sport (0: an SRv6 address instead), @state,
+ * @reason, @drops; @qpn 0 leaves QPN and PEER out.
+ */
+static void dgram_event(struct fake_nl_datagram *d, const char *dev,
+			uint32_t id, uint32_t index, uint32_t plane,
+			uint16_t sport, uint8_t state, uint8_t reason,
+			uint32_t drops, uint32_t qpn)
+{
+	static const uint8_t peer[16] = { [10] = 0xff, [11] = 0xff, 192, 0,
+					   2, 2 };
+	static const uint8_t srv6[16] = { 0xfc, 0, 0, 0, 0, 1, 0, 2 };
+	struct nlmsghdr *nlh = fake_nl_dgram_msg(d, U_CMD_EV_EVENT);
+	struct nlattr *nest;
+
+	mnl_attr_put_strz(nlh, U_A_DEV, dev);
+	mnl_attr_put_u32(nlh, U_A_PROFILE_ID, id);
+	if (qpn) {
+		mnl_attr_put(nlh, U_A_PEER, sizeof(peer), peer);
+		mnl_attr_put_u32(nlh, U_A_QPN, qpn);
+	}
+	nest = mnl_attr_nest_start(nlh, U_A_EV);
+	mnl_attr_put_u32(nlh, U_EV_INDEX, index);
+	mnl_attr_put_u32(nlh, U_EV_PROFILE_INDEX, index);
+	mnl_attr_put_u32(nlh, U_EV_PLANE, plane);
+	if (sport)
+		mnl_attr_put_u16(nlh, U_EV_UDP_SPORT, sport);
+	else
+		mnl_attr_put(nlh, U_EV_SRV6, sizeof(srv6), srv6);
+	mnl_attr_put_u8(nlh, U_EV_STATE, state);
+	mnl_attr_put_u8(nlh, U_EV_REASON, reason);
+	mnl_attr_put_u32(nlh, U_EV_DROP_COUNT, drops);
+	mnl_attr_nest_end(nlh, nest);
+	fake_nl_dgram_end(d, nlh);
+}
+
+static void ev_event_decoded(void)
+{
+	struct mrc_nl_event e;
+	struct fake_nl_datagram *d;
+	const struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	struct nlmsghdr *bad;
+
+	fake_nl_reset();
+	d = fake_nl_datagram(0);
+	dgram_event(d, "mrc9", 4, 17, 1, 49153, MRC_NL_EV_ASSUMED_BAD,
+		    MRC_NL_REASON_PLANE_DOWN, 3, 0x11);
+	nlh = (const struct nlmsghdr *)d->buf;
+	CHECK_EQ(mrc_nl_decode_event(nlh, FAKE_NL_FAMILY, &e), 0);
+	CHECK(!strcmp(e.dev, "mrc9"));
+	CHECK_EQ(e.profile_id, 4);
+	CHECK_EQ(e.ev.index, 17);
+	CHECK_EQ(e.ev.plane, 1);
+	CHECK_EQ(e.ev.format, MRC_NL_FMT_UDP);
+	CHECK_EQ(e.ev.udp_sport, 49153);
+	CHECK_EQ(e.ev.state, MRC_NL_EV_ASSUMED_BAD);
+	CHECK_EQ(e.reason, MRC_NL_REASON_PLANE_DOWN);
+	CHECK_EQ(e.drop_count, 3);
+	CHECK_EQ(e.qpn, 0x11);
+	CHECK(e.has_peer && e.peer[12] == 192 && e.peer[15] == 2);
+	/* Another family's message, or another command: not an event. */
+	CHECK_EQ(mrc_nl_decode_event(nlh, FAKE_NL_FAMILY + 1, &e), ENOMSG);
+
+	/* An SRv6 EV; no connection named (the controller's own change). */
+	d = fake_nl_datagram(0);
+	dgram_event(d, "mrc9", 4, 2, 0, 0, MRC_NL_EV_DENIED,
+		    MRC_NL_REASON_DENIED, 0, 0);
+	nlh = (const struct nlmsghdr *)d->buf;
+	CHECK_EQ(mrc_nl_decode_event(nlh, FAKE_NL_FAMILY, &e), 0);
+	CHECK_EQ(e.ev.format, MRC_NL_FMT_SRV6);
+	CHECK_EQ(e.ev.srv6[5], 1);
+	CHECK(!e.has_peer);
+	CHECK_EQ(e.qpn, 0);
+
+	/* Malformed: no EV nest; a state beyond DENIED; no plane. */
+	d = fake_nl_datagram(0);
+	bad = fake_nl_dgram_msg(d, U_CMD_EV_EVENT);
+	mnl_attr_put_strz(bad, U_A_DEV, "mrc9");
+	mnl_attr_put_u32(bad, U_A_PROFILE_ID, 4);
+	CHECK_EQ(mrc_nl_decode_event(bad, FAKE_NL_FAMILY, &e), EBADMSG);
+	d = fake_nl_datagram(0);
+	bad = fake_nl_dgram_msg(d, U_CMD_EV_EVENT);
+	mnl_attr_put_strz(bad, U_A_DEV, "mrc9");
+	mnl_attr_put_u32(bad, U_A_PROFILE_ID, 4);
+	nest = mnl_attr_nest_start(bad, U_A_EV);
+	mnl_attr_put_u32(bad, U_EV_INDEX, 1);
+	mnl_attr_put_u32(bad, U_EV_PLANE, 0);
+	mnl_attr_put_u16(bad, U_EV_UDP_SPORT, 49152);
+	mnl_attr_put_u8(bad, U_EV_STATE, 4);
+	mnl_attr_nest_end(bad, nest);
+	CHECK_EQ(mrc_nl_decode_event(bad, FAKE_NL_FAMILY, &e), EBADMSG);
+	d = fake_nl_datagram(0);
+	bad = fake_nl_dgram_msg(d, U_CMD_EV_EVENT);
+	mnl_attr_put_strz(bad, U_A_DEV, "mrc9");
+	mnl_attr_put_u32(bad, U_A_PROFILE_ID, 4);
+	nest = mnl_attr_nest_start(bad, U_A_EV);
+	mnl_attr_put_u32(bad, U_EV_INDEX, 1);
+	mnl_attr_put_u16(bad, U_EV_UDP_SPORT, 49152);
+	mnl_attr_put_u8(bad, U_EV_STATE, 1);
+	mnl_attr_nest_end(bad, nest);
+	CHECK_EQ(mrc_nl_decode_event(bad, FAKE_NL_FAMILY, &e), EBADMSG);
+	/* A reason of the wrong width. */
+	d = fake_nl_datagram(0);
+	bad = fake_nl_dgram_msg(d, U_CMD_EV_EVENT);
+	mnl_attr_put_strz(bad, U_A_DEV, "mrc9");
+	mnl_attr_put_u32(bad, U_A_PROFILE_ID, 4);
+	nest = mnl_attr_nest_start(bad, U_A_EV);
+	mnl_attr_put_u32(bad, U_EV_INDEX, 1);
+	mnl_attr_put_u32(bad, U_EV_PLANE, 0);
+	mnl_attr_put_u16(bad, U_EV_UDP_SPORT, 49152);
+	mnl_attr_put_u8(bad, U_EV_STATE, 1);
+	mnl_attr_put_u32(bad, U_EV_REASON, 1);
+	mnl_attr_nest_end(bad, nest);
+	CHECK_EQ(mrc_nl_decode_event(bad, FAKE_NL_FAMILY, &e), EBADMSG);
+}
+
+static void ev_event_cq(void)
+{
+	struct mrc_context *ctx = ctl_setup();
+	struct mrc_comp_channel *ch;
+	struct mrc_ctl_ev_event ev[4];
+	struct fake_nl_datagram *d;
+	struct mrc_cq *cq, *other;
+	int fd = -1;
+
+	/* Arguments, then the privilege, before any socket. */
+	CHECK_NULL(mrc_ctl_create_ev_event_cq(ctx, 0, NULL, NULL, 0), EINVAL);
+	CHECK_NULL(mrc_ctl_create_ev_event_cq(NULL, 16, NULL, NULL, 0),
+		   EINVAL);
+	CHECK_NULL(mrc_ctl_create_ev_event_cq(ctx, 16, NULL, NULL, -1),
+		   EINVAL);
+	fake_nl.capable = false;
+	CHECK_NULL(mrc_ctl_create_ev_event_cq(ctx, 16, NULL, NULL, 0), EPERM);
+	CHECK_EQ(fake_nl.opens, 0);
+	fake_nl.capable = true;
+	/* A kernel without the group; the kernel refusing the join. */
+	fake_nl.has_events = false;
+	CHECK_NULL(mrc_ctl_create_ev_event_cq(ctx, 16, NULL, NULL, 0),
+		   EOPNOTSUPP);
+	fake_nl.has_events = true;
+	fake_nl.events_open_err = EPERM;
+	CHECK_NULL(mrc_ctl_create_ev_event_cq(ctx, 16, NULL, NULL, 0), EPERM);
+	fake_nl.events_open_err = 0;
+	CHECK_EQ(mrc_ctl_poll_ev_event(NULL, 1, ev), -EINVAL);
+
+	/* A CQ of 64 events asks for a buffer that holds them. */
+	cq = mrc_ctl_create_ev_event_cq(ctx, 64, (void *)0x5, NULL, 0);
+	CHECK(cq != NULL);
+	if (!cq)
+		return;
+	CHECK_EQ(fake_nl.events_rcvbuf, 64 * 1024);
+	CHECK_EQ(mrc_ctl_poll_ev_event(cq, -1, ev), -EINVAL);
+	CHECK_EQ(mrc_ctl_poll_ev_event(cq, 1, NULL), -EINVAL);
+	CHECK_EQ(mrc_ctl_poll_ev_event(cq, 4, ev), 0);	/* none waiting */
+	/* Not a verbs CQ: mrc_poll_cq() refuses it. */
+	CHECK_EQ(mrc_poll_cq(cq, 1, (struct ibv_wc *)ev), -1);
+	CHECK_EQ(errno, EINVAL);
+	/* Nothing to arm: the socket is readable while events wait. */
+	CHECK_EQ(mrc_req_notify_cq(cq, 0), 0);
+
+	/*
+	 * Events: ours (UDP, then SRv6 denied), another device's (skipped),
+	 * a malformed one and an overrun (counted into the next drop_count
+	 * with the kernel's own count), a message that is not an event.
+	 */
+	d = fake_nl_datagram(0);
+	dgram_event(d, "mrc9", 4, 17, 1, 49153, MRC_NL_EV_ASSUMED_BAD,
+		    MRC_NL_REASON_LOSS, 0, 0x11);
+	d = fake_nl_datagram(0);
+	dgram_event(d, "mrc7", 4, 1, 0, 49152, MRC_NL_EV_GOOD,
+		    MRC_NL_REASON_PROBES, 0, 0x11);
+	d = fake_nl_datagram(0);
+	fake_nl_dgram_end(d, fake_nl_dgram_msg(d, U_CMD_EV_EVENT));
+	d = fake_nl_datagram(ENOBUFS);
+	d = fake_nl_datagram(0);
+	fake_nl_dgram_end(d, fake_nl_dgram_msg(d, U_CMD_DEV_GET));
+	d = fake_nl_datagram(0);
+	dgram_event(d, "mrc9", 4, 17, 1, 49153, MRC_NL_EV_GOOD,
+		    MRC_NL_REASON_PROBES, 5, 0x11);
+	d = fake_nl_datagram(0);
+	dgram_event(d, "mrc9", 6, 2, 0, 0, MRC_NL_EV_DENIED,
+		    MRC_NL_REASON_DENIED, 0, 0);
+	memset(ev, 0xa5, sizeof(ev));
+	CHECK_EQ(mrc_ctl_poll_ev_event(cq, 2, ev), 2);
+	CHECK_EQ(ev[0].profile_id, 4);
+	CHECK(ev_is(&ev[0].ev, 2, 49153));
+	CHECK_EQ(ev[0].state, MRC_CTL_EV_ASSUMED_BAD);
+	CHECK_EQ(ev[0].drop_count, 0);
+	CHECK_EQ(ev[1].profile_id, 4);
+	CHECK(ev_is(&ev[1].ev, 2, 49153));
+	CHECK_EQ(ev[1].state, MRC_CTL_EV_GOOD);
+	/* The kernel's 5, the malformed message and the overrun. */
+	CHECK_EQ(ev[1].drop_count, 7);
+	CHECK_EQ(mrc_ctl_poll_ev_event(cq, 4, ev), 1);
+	CHECK_EQ(ev[0].profile_id, 6);
+	CHECK_EQ(ev[0].ev.port, 1);
+	CHECK_EQ(ev[0].ev.val[0], 0xfc);
+	CHECK_EQ(ev[0].ev.val[5], 1);
+	CHECK_EQ(ev[0].state, MRC_CTL_EV_DENIED);
+	CHECK_EQ(ev[0].drop_count, 0);
+	CHECK_EQ(mrc_ctl_poll_ev_event(cq, 0, NULL), 0);
+	CHECK_EQ(mrc_destroy_cq(cq), 0);
+	CHECK_EQ(fake_nl.closes, 1);
+
+	/*
+	 * A completion channel serves the event CQ alone: its fd is the
+	 * socket's, it takes no other CQ, and it stays busy until the CQ
+	 * is destroyed.
+	 */
+	CHECK_EQ(mrc_create_comp_channel(ctx, &ch), 0);
+	other = mrc_create_cq(ctx, 4, NULL, ch, 0);
+	CHECK(other != NULL);
+	CHECK_NULL(mrc_ctl_create_ev_event_cq(ctx, 16, NULL, ch, 0), EBUSY);
+	CHECK_EQ(mrc_destroy_cq(other), 0);
+	fake_nl.events_fd = 42;
+	cq = mrc_ctl_create_ev_event_cq(ctx, 16, (void *)0x7, ch, 0);
+	CHECK(cq != NULL);
+	if (!cq)
+		return;
+	CHECK_EQ(mrc_get_comp_channel_fd(ch, &fd), 0);
+	CHECK_EQ(fd, 42);
+	CHECK_NULL(mrc_create_cq(ctx, 4, NULL, ch, 0), EBUSY);
+	CHECK_NULL(mrc_ctl_create_ev_event_cq(ctx, 16, NULL, ch, 0), EBUSY);
+	CHECK_EQ(mrc_destroy_comp_channel(ch), EBUSY);
+	CHECK_FAILS(mrc_destroy_context(ctx), EBUSY);
+	CHECK_EQ(mrc_destroy_cq(cq), 0);
+	CHECK_EQ(mrc_destroy_comp_channel(ch), 0);
+	CHECK_EQ(mrc_destroy_context(ctx), 0);
+}
+
 static void not_in_the_kernel_yet(void)
 {
 	struct mrc_context *ctx = ctl_setup();
 	struct mrc_ctl_ep_req req = { 0 };
 	struct mrc_ctl_ep_rsp rsp;
-	struct mrc_ctl_ev_event ev;
 	int n = 7;
 
-	CHECK_NULL(mrc_ctl_create_ev_event_cq(ctx, 16, NULL, NULL, 0),
-		   EOPNOTSUPP);
-	CHECK_NULL(mrc_ctl_create_ev_event_cq(ctx, 0, NULL, NULL, 0), EINVAL);
-	CHECK_NULL(mrc_ctl_create_ev_event_cq(NULL, 16, NULL, NULL, 0),
-		   EINVAL);
-	CHECK_EQ(mrc_ctl_poll_ev_event(NULL, 1, &ev), -EINVAL);
-	CHECK_EQ(mrc_ctl_poll_ev_event((struct mrc_cq *)&ev, -1, &ev),
-		 -EINVAL);
-	CHECK_EQ(mrc_ctl_poll_ev_event((struct mrc_cq *)&ev, 1, &ev),
-		 -EOPNOTSUPP);
 	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
 					       &req, 1, 1000, &rsp, &n),
 		    EOPNOTSUPP);
@@ -1375,6 +1610,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(generated_profile),
 	KTAP_CASE(foreign_profile),
 	KTAP_CASE(cc_profile),
+	KTAP_CASE(ev_event_decoded),
+	KTAP_CASE(ev_event_cq),
 	KTAP_CASE(not_in_the_kernel_yet),
 };
 

@@ -20,6 +20,76 @@ void fake_nl_reset(void)
 {
 	memset(&fake_nl, 0, sizeof(fake_nl));
 	fake_nl.capable = true;
+	fake_nl.has_events = true;
+	fake_nl.events_fd = -1;
+}
+
+struct fake_nl_datagram *fake_nl_datagram(int err)
+{
+	struct fake_nl_datagram *d;
+
+	if (fake_nl.num_datagrams == FAKE_NL_MAX_DATAGRAMS)
+		abort();
+	d = &fake_nl.datagrams[fake_nl.num_datagrams++];
+	memset(d, 0, sizeof(*d));
+	d->err = err;
+	return d;
+}
+
+struct nlmsghdr *fake_nl_dgram_msg(struct fake_nl_datagram *d, uint8_t cmd)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(d->buf + d->len);
+	struct genlmsghdr *genl;
+
+	nlh->nlmsg_type = FAKE_NL_FAMILY;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = cmd;
+	genl->version = 1;
+	return nlh;
+}
+
+void fake_nl_dgram_end(struct fake_nl_datagram *d, struct nlmsghdr *nlh)
+{
+	d->len += NLMSG_ALIGN(nlh->nlmsg_len);
+}
+
+int mrc_nl_events_open(struct mrc_nl **out, int rcvbuf)
+{
+	int err;
+
+	if (!fake_nl.has_events)
+		return EOPNOTSUPP;
+	if (fake_nl.events_open_err)
+		return fake_nl.events_open_err;
+	err = mrc_nl_open(out);
+	if (err)
+		return err;
+	fake_nl.events_opens++;
+	fake_nl.events_rcvbuf = rcvbuf;
+	return 0;
+}
+
+int mrc_nl_fd(const struct mrc_nl *nl)
+{
+	(void)nl;
+	return fake_nl.events_fd;
+}
+
+int mrc_nl_events_recv(struct mrc_nl *nl)
+{
+	struct fake_nl_datagram *d;
+
+	if (fake_nl.next_datagram == fake_nl.num_datagrams) {
+		errno = EAGAIN;
+		return -1;
+	}
+	d = &fake_nl.datagrams[fake_nl.next_datagram++];
+	if (d->err) {
+		errno = d->err;
+		return -1;
+	}
+	memcpy(nl->buf, d->buf, d->len);
+	return (int)d->len;
 }
 
 struct fake_nl_answer *fake_nl_answer(int err)
@@ -67,6 +137,7 @@ int mrc_nl_open(struct mrc_nl **out)
 	if (!nl)
 		return ENOMEM;
 	nl->family = FAKE_NL_FAMILY;
+	nl->has_events = fake_nl.has_events;
 	nl->seq = 100;
 	fake_nl.opens++;
 	*out = nl;

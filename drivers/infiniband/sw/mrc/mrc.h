@@ -81,6 +81,7 @@
 
 #include "mrc_param.h"
 #include "mrc_mr.h"
+#include "mrc_ctl_events.h"
 #include "mrc_profile.h"
 #include "mrc_plane.h"
 #include "mrc_settings.h"
@@ -131,6 +132,8 @@ struct mrc_dev {
 
 	/* Paths the controller programmed (mrc_profile.c). */
 	struct mrc_profile_table profiles;
+	/* EV events on their way to the controller (mrc_ctl_events.h). */
+	struct mrc_ctl_events events;
 
 	/* What the controller set (mrc_settings.h has the lock rules). */
 	spinlock_t settings_lock;

@@ -212,6 +212,21 @@ static inline struct nlattr **mrc_genl_dump_attrs(struct netlink_callback *cb)
 }
 
 /*
+ * EV events need genetlink to keep non-admins out of their multicast group
+ * (GENL_MCAST_CAP_NET_ADMIN: 6.7, backported to 6.1.64). Older kernels
+ * check nothing when a socket joins a generic netlink group and offer the
+ * family no hook to check it, so there the family registers no group and
+ * sends no event (mrc_ctl_netlink.c).
+ */
+#ifdef MRC_HAVE_GENL_MCAST_CAP_NET_ADMIN
+#define MRC_HAVE_EV_EVENTS		1
+#define MRC_GENL_MCGRP_ADMIN_ONLY	.flags = GENL_MCAST_CAP_NET_ADMIN,
+#else
+#define MRC_HAVE_EV_EVENTS		0
+#define MRC_GENL_MCGRP_ADMIN_ONLY
+#endif
+
+/*
  * The IPv6 route lookup. ipv6_stub let built-in code reach IPv6 when it was
  * a module; 7.x calls ip6_dst_lookup_flow() directly (an -EAFNOSUPPORT
  * stub without IPv6), the function the stub pointed to.

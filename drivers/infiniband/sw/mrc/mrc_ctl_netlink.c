@@ -21,6 +21,7 @@
 
 #include "mrc.h"
 #include "mrc_compat.h"
+#include "mrc_ctl_events.h"
 #include "mrc_devices.h"
 #include "mrc_qp.h"
 
@@ -58,6 +59,11 @@ static const struct nla_policy mrc_ctl_cc_policy[MRC_CTL_CC_A_MAX + 1] = {
 	[MRC_CTL_CC_A_DISABLE_QA] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
+/* Every state an EV_EVENT can report. */
+#define MRC_CTL_EV_EVENT_MASK_ALL					\
+	(BIT(MRC_CTL_EV_UNKNOWN) | BIT(MRC_CTL_EV_GOOD) |		\
+	 BIT(MRC_CTL_EV_ASSUMED_BAD) | BIT(MRC_CTL_EV_DENIED))
+
 static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
 	[MRC_CTL_A_DEV] = { .type = NLA_NUL_STRING,
 			    .len = IB_DEVICE_NAME_MAX - 1 },
@@ -89,6 +95,8 @@ static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
 	/* Looked up by the handler, which names the presets it knows. */
 	[MRC_CTL_A_PRESET] = { .type = NLA_NUL_STRING,
 			       .len = MRC_CTL_PRESET_NAME_MAX - 1 },
+	[MRC_CTL_A_EVENT_MASK] = NLA_POLICY_MASK(NLA_U32,
+						 MRC_CTL_EV_EVENT_MASK_ALL),
 };
 
 /* Names of enum mrc_preset, as the uapi spells them. */
@@ -361,6 +369,8 @@ static int mrc_ctl_profile_new(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto out;
 	}
+	profile->event_mask =
+		mrc_ctl_u32_or_zero(attrs[MRC_CTL_A_EVENT_MASK]);
 	if (attrs[MRC_CTL_A_PEER]) {
 		profile->has_peer = true;
 		nla_memcpy(&profile->peer, attrs[MRC_CTL_A_PEER],
@@ -465,13 +475,23 @@ static int mrc_ctl_ev_set(struct sk_buff *skb, struct genl_info *info)
 			NL_SET_ERR_MSG(extack, "no such EV in the profile");
 		err = index;
 	} else {
-		if (state == MRC_CTL_EV_DENIED)
-			set_bit(index, profile->denied);
+		bool deny = state == MRC_CTL_EV_DENIED;
+		bool was;
+
+		if (deny)
+			was = test_and_set_bit(index, profile->denied);
 		else
-			clear_bit(index, profile->denied);
+			was = test_and_clear_bit(index, profile->denied);
 		/* QPs re-read the bitmap when they see a new generation. */
 		smp_mb__before_atomic();
 		atomic_inc(&profile->deny_gen);
+		/* The profile's own view changed: the controller hears it. */
+		if (was != deny)
+			mrc_ctl_event(mdev, profile, index,
+				      profile->has_peer ? &profile->peer : NULL,
+				      0, state,
+				      deny ? MRC_CTL_EV_REASON_DENIED :
+				      MRC_CTL_EV_REASON_ALLOWED);
 		err = 0;
 	}
 	mrc_profile_put(profile);
@@ -678,6 +698,7 @@ static int mrc_ctl_fill_profile(struct sk_buff *msg, struct mrc_dev *mdev,
 	    nla_put_u8(msg, MRC_CTL_A_MODE, profile->mode) ||
 	    nla_put_u32(msg, MRC_CTL_A_MIN_ACTIVE, profile->min_active) ||
 	    nla_put_u32(msg, MRC_CTL_A_NUM_EVS, profile->num_evs) ||
+	    nla_put_u32(msg, MRC_CTL_A_EVENT_MASK, profile->event_mask) ||
 	    (profile->has_peer &&
 	     nla_put_in6_addr(msg, MRC_CTL_A_PEER, &profile->peer)) ||
 	    (mrc_profile_default_id(mdev) == profile->id &&
@@ -1288,6 +1309,193 @@ static int mrc_ctl_plane_dump(struct sk_buff *skb,
 	return skb->len;
 }
 
+/* ------------------------------------------------------------------ */
+/* EV events                                                           */
+/* ------------------------------------------------------------------ */
+
+enum mrc_ctl_mcgrp {
+	MRC_CTL_MCGRP_EVENTS_ID,
+};
+
+/*
+ * Joining needs CAP_NET_ADMIN over the namespace: events name peers and
+ * paths, which only the controller may see. GENL_MCAST_CAP_NET_ADMIN
+ * (6.7, in 6.1.y since 6.1.64) makes genetlink check it at bind time;
+ * a kernel without it has no per-group check nor hook to make one, so
+ * there the family has no group at all (mrc_compat.h) and the controller
+ * finds no events rather than every user hearing them.
+ */
+static const struct genl_multicast_group mrc_ctl_mcgrps[] = {
+	[MRC_CTL_MCGRP_EVENTS_ID] = {
+		.name = MRC_CTL_MCGRP_EVENTS,
+		MRC_GENL_MCGRP_ADMIN_ONLY
+	},
+};
+
+/*
+ * Serialises the work's sends with the family's unregistration, which
+ * comes before the devices' at module exit: no event goes out on a group
+ * number that is no longer ours.
+ */
+static DEFINE_MUTEX(mrc_ctl_events_mutex);
+static bool mrc_ctl_family_up;	/* under the mutex; read locklessly too */
+
+struct mrc_ctl_ev_event {
+	struct list_head node;
+	u32 profile_id;
+	u32 index;
+	struct mrc_ev_value ev;
+	bool has_peer;
+	struct in6_addr peer;
+	u32 qpn;
+	u8 state;
+	u8 reason;
+	u32 drop_count;
+};
+
+static int mrc_ctl_fill_event(struct sk_buff *msg, struct mrc_dev *mdev,
+			      const struct mrc_ctl_ev_event *e)
+{
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = genlmsg_put(msg, 0, 0, &mrc_ctl_family, 0,
+			  MRC_CTL_CMD_EV_EVENT);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, MRC_CTL_A_DEV, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_u32(msg, MRC_CTL_A_PROFILE_ID, e->profile_id) ||
+	    (e->has_peer &&
+	     nla_put_in6_addr(msg, MRC_CTL_A_PEER, &e->peer)) ||
+	    (e->qpn && nla_put_u32(msg, MRC_CTL_A_QPN, e->qpn)))
+		goto cancel;
+	nest = nla_nest_start(msg, MRC_CTL_A_EV);
+	if (!nest ||
+	    nla_put_u32(msg, MRC_CTL_EV_A_INDEX, e->index) ||
+	    nla_put_u32(msg, MRC_CTL_EV_A_PROFILE_INDEX, e->index) ||
+	    nla_put_u32(msg, MRC_CTL_EV_A_PLANE, e->ev.plane) ||
+	    (e->ev.format == MRC_CTL_EV_FMT_UDP ?
+	     nla_put_u16(msg, MRC_CTL_EV_A_UDP_SPORT, e->ev.udp_sport) :
+	     nla_put(msg, MRC_CTL_EV_A_SRV6, sizeof(e->ev.srv6), e->ev.srv6)) ||
+	    nla_put_u8(msg, MRC_CTL_EV_A_STATE, e->state) ||
+	    nla_put_u8(msg, MRC_CTL_EV_A_REASON, e->reason) ||
+	    nla_put_u32(msg, MRC_CTL_EV_A_DROP_COUNT, e->drop_count))
+		goto cancel;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(msg, hdr);
+	return -EMSGSIZE;
+}
+
+/* The namespace events go to: the netdev's, whose paths they describe. */
+static struct net *mrc_ctl_events_net(struct mrc_dev *mdev)
+{
+	return dev_net(mdev->ndev);
+}
+
+static void mrc_ctl_events_work(struct work_struct *work)
+{
+	struct mrc_dev *mdev = container_of(work, struct mrc_dev,
+					    events.work);
+	struct mrc_ctl_events *q = &mdev->events;
+	struct mrc_ctl_ev_event *e;
+	struct sk_buff *msg;
+
+	for (;;) {
+		spin_lock_irq(&q->lock);
+		e = list_first_entry_or_null(&q->queue,
+					     struct mrc_ctl_ev_event, node);
+		if (e) {
+			list_del(&e->node);
+			q->queued--;
+		}
+		spin_unlock_irq(&q->lock);
+		if (!e)
+			return;
+
+		msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+		mutex_lock(&mrc_ctl_events_mutex);
+		if (msg && mrc_ctl_family_up &&
+		    !mrc_ctl_fill_event(msg, mdev, e)) {
+			/* No listener (-ESRCH) is no one to tell. */
+			genlmsg_multicast_netns(&mrc_ctl_family,
+						mrc_ctl_events_net(mdev), msg,
+						0, MRC_CTL_MCGRP_EVENTS_ID,
+						GFP_KERNEL);
+			msg = NULL;
+		}
+		mutex_unlock(&mrc_ctl_events_mutex);
+		nlmsg_free(msg);
+		kfree(e);
+	}
+}
+
+void mrc_ctl_events_init(struct mrc_dev *mdev)
+{
+	struct mrc_ctl_events *q = &mdev->events;
+
+	spin_lock_init(&q->lock);
+	INIT_LIST_HEAD(&q->queue);
+	q->queued = 0;
+	q->dropped = 0;
+	INIT_WORK(&q->work, mrc_ctl_events_work);
+}
+
+void mrc_ctl_events_flush(struct mrc_dev *mdev)
+{
+	struct mrc_ctl_events *q = &mdev->events;
+	struct mrc_ctl_ev_event *e, *tmp;
+
+	cancel_work_sync(&q->work);
+	list_for_each_entry_safe(e, tmp, &q->queue, node)
+		kfree(e);
+	INIT_LIST_HEAD(&q->queue);
+	q->queued = 0;
+}
+
+void mrc_ctl_event(struct mrc_dev *mdev, const struct mrc_profile *profile,
+		   u32 index, const struct in6_addr *peer, u32 qpn, u8 state,
+		   u8 reason)
+{
+	struct mrc_ctl_events *q = &mdev->events;
+	struct mrc_ctl_ev_event *e = NULL;
+	unsigned long flags;
+
+	if (!(profile->event_mask & BIT(state)) || index >= profile->num_evs ||
+	    !READ_ONCE(mrc_ctl_family_up) ||
+	    !genl_has_listeners(&mrc_ctl_family, mrc_ctl_events_net(mdev),
+				MRC_CTL_MCGRP_EVENTS_ID))
+		return;
+	if (READ_ONCE(q->queued) < MRC_CTL_EVENTS_MAX)
+		e = kzalloc(sizeof(*e), GFP_ATOMIC);
+	/* Any context: callers may hold qp->lock, or not. */
+	spin_lock_irqsave(&q->lock, flags);
+	if (!e || q->queued >= MRC_CTL_EVENTS_MAX) {
+		q->dropped++;
+		spin_unlock_irqrestore(&q->lock, flags);
+		kfree(e);
+		return;
+	}
+	e->profile_id = profile->id;
+	e->index = index;
+	e->ev = profile->evs[index];
+	if (peer) {
+		e->has_peer = true;
+		e->peer = *peer;
+	}
+	e->qpn = qpn;
+	e->state = state;
+	e->reason = reason;
+	e->drop_count = q->dropped;
+	q->dropped = 0;
+	list_add_tail(&e->node, &q->queue);
+	q->queued++;
+	spin_unlock_irqrestore(&q->lock, flags);
+	queue_work(system_wq, &q->work);
+}
+
 static const struct genl_small_ops mrc_ctl_ops[] = {
 	{
 		.cmd = MRC_CTL_CMD_DEV_GET,
@@ -1350,15 +1558,29 @@ static struct genl_family mrc_ctl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.small_ops = mrc_ctl_ops,
 	.n_small_ops = ARRAY_SIZE(mrc_ctl_ops),
+	.mcgrps = mrc_ctl_mcgrps,
+	.n_mcgrps = MRC_HAVE_EV_EVENTS ? ARRAY_SIZE(mrc_ctl_mcgrps) : 0,
 };
 
 int mrc_ctl_netlink_init(void)
 {
-	return genl_register_family(&mrc_ctl_family);
+	int err;
+
+	err = genl_register_family(&mrc_ctl_family);
+	if (!err && mrc_ctl_family.n_mcgrps) {
+		mutex_lock(&mrc_ctl_events_mutex);
+		WRITE_ONCE(mrc_ctl_family_up, true);
+		mutex_unlock(&mrc_ctl_events_mutex);
+	}
+	return err;
 }
 
 void mrc_ctl_netlink_exit(void)
 {
+	/* Queued events are dropped from here on, and freed with devices. */
+	mutex_lock(&mrc_ctl_events_mutex);
+	WRITE_ONCE(mrc_ctl_family_up, false);
+	mutex_unlock(&mrc_ctl_events_mutex);
 	genl_unregister_family(&mrc_ctl_family);
 }
 

@@ -19,6 +19,12 @@ struct mrc_profile *mrc_profile_alloc(u32 num_evs)
 	profile = kvzalloc(struct_size(profile, evs, num_evs), GFP_KERNEL);
 	if (!profile)
 		return NULL;
+	profile->bad_qps = kvcalloc(max(num_evs, 1u),
+				    sizeof(*profile->bad_qps), GFP_KERNEL);
+	if (!profile->bad_qps) {
+		kvfree(profile);
+		return NULL;
+	}
 	kref_init(&profile->ref);
 	profile->num_evs = num_evs;
 	return profile;
@@ -26,7 +32,11 @@ struct mrc_profile *mrc_profile_alloc(u32 num_evs)
 
 static void mrc_profile_free_rcu(struct rcu_head *head)
 {
-	kvfree(container_of(head, struct mrc_profile, rcu));
+	struct mrc_profile *profile = container_of(head, struct mrc_profile,
+						   rcu);
+
+	kvfree(profile->bad_qps);
+	kvfree(profile);
 }
 
 static void mrc_profile_release(struct kref *ref)

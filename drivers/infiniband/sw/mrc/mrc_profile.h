@@ -42,6 +42,14 @@ struct mrc_profile {
 
 	DECLARE_BITMAP(denied, MRC_EV_PROFILE_MAX_EVS);
 	atomic_t deny_gen;		/* bumped after each change of denied */
+	/* bit 1 << enum mrc_ctl_ev_state: states that raise EV_EVENTs */
+	u32 event_mask;
+	/*
+	 * Per EV, the connections that hold it ASSUMED_BAD: the profile sees
+	 * it bad from the first one's retiring to the last one's restoring
+	 * (mrc_qp_paths.c). num_evs entries.
+	 */
+	atomic_t *bad_qps;
 	u32 num_evs;
 	struct mrc_ev_value evs[];
 };

@@ -6,9 +6,11 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <net/inet_ecn.h>
+#include <rdma/mrc-ctl.h>
 
 #include "mrc.h"
 #include "mrc_clock.h"
+#include "mrc_ctl_events.h"
 #include "mrc_ev_single.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
@@ -33,6 +35,84 @@ int mrc_qp_paths_alloc(struct mrc_qp *qp)
 	return 0;
 }
 
+/* The controller's reason for a change the EV core made. */
+static u8 mrc_qp_paths_reason(u8 why)
+{
+	switch (why) {
+	case MRC_EV_WHY_LOSS:
+		return MRC_CTL_EV_REASON_LOSS;
+	case MRC_EV_WHY_TIMEOUT:
+		return MRC_CTL_EV_REASON_TIMEOUT;
+	case MRC_EV_WHY_PLANE:
+		return MRC_CTL_EV_REASON_PLANE_DOWN;
+	case MRC_EV_WHY_DENY:
+		return MRC_CTL_EV_REASON_DENIED;
+	case MRC_EV_WHY_ALLOW:
+		return MRC_CTL_EV_REASON_ALLOWED;
+	default:
+		return MRC_CTL_EV_REASON_PROBES;
+	}
+}
+
+static void mrc_qp_paths_event(struct mrc_qp *qp, u32 index, u8 state,
+			       u8 reason)
+{
+	mrc_ctl_event(to_mrc_dev(qp->ibqp.device), qp->paths.profile, index,
+		      (const struct in6_addr *)qp->path.dgid.raw,
+		      qp->ibqp.qp_num, state, reason);
+}
+
+/*
+ * The set's watcher, under qp->lock: keeps the profile's view of its EVs,
+ * which is bad while one connection or more holds the EV ASSUMED_BAD.
+ * Denials and allowances are the controller's own; EV_SET reports those
+ * once for the profile, not once per connection.
+ */
+static void mrc_qp_paths_ev_changed(void *ctx, u32 ev, u8 old_state,
+				    u8 new_state, u8 why)
+{
+	struct mrc_qp *qp = ctx;
+	struct mrc_profile *profile = qp->paths.profile;
+	u32 index;
+
+	if (!profile)
+		return;
+	index = qp->paths.profile_index[ev];
+	if (new_state == MRC_EV_ASSUMED_BAD) {
+		if (atomic_inc_return(&profile->bad_qps[index]) == 1)
+			mrc_qp_paths_event(qp, index, MRC_CTL_EV_ASSUMED_BAD,
+					   mrc_qp_paths_reason(why));
+	} else if (old_state == MRC_EV_ASSUMED_BAD) {
+		if (atomic_dec_and_test(&profile->bad_qps[index]) &&
+		    new_state != MRC_EV_DENIED)
+			mrc_qp_paths_event(qp, index, MRC_CTL_EV_GOOD,
+					   mrc_qp_paths_reason(why));
+	}
+}
+
+/*
+ * The set is going away (rebuilt or freed): its bad EVs stop counting
+ * against the profile. An EV no connection holds bad any more is unknown
+ * to the profile, not restored. Caller holds qp->lock or owns the QP.
+ */
+static void mrc_qp_paths_release(struct mrc_qp *qp)
+{
+	struct mrc_qp_paths *paths = &qp->paths;
+	struct mrc_profile *profile = paths->profile;
+	u32 i, index;
+
+	if (!paths->ready || !profile)
+		return;
+	for (i = 0; i < paths->set.n_evs; i++) {
+		if (paths->set.evs[i].state != MRC_EV_ASSUMED_BAD)
+			continue;
+		index = paths->profile_index[i];
+		if (atomic_dec_and_test(&profile->bad_qps[index]))
+			mrc_qp_paths_event(qp, index, MRC_CTL_EV_UNKNOWN,
+					   MRC_CTL_EV_REASON_RELEASED);
+	}
+}
+
 /* The routes of paths that may be gone; no sender uses them at the time. */
 static void mrc_qp_paths_flush_routes(struct mrc_qp_paths *paths)
 {
@@ -46,6 +126,8 @@ void mrc_qp_paths_free(struct mrc_qp *qp)
 {
 	struct mrc_qp_paths *paths = &qp->paths;
 
+	if (paths->evs && paths->profile_index)
+		mrc_qp_paths_release(qp);
 	mrc_qp_paths_flush_routes(paths);
 	kvfree(paths->evs);
 	kvfree(paths->routes);
@@ -169,9 +251,13 @@ int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid)
 	mrc_qp_paths_flush_routes(paths);
 
 	spin_lock_bh(&qp->lock);
+	/* A failed build leaves no set: the old one is released. */
+	mrc_qp_paths_release(qp);
+	paths->ready = false;
 	err = mrc_ev_set_init(&paths->set, paths->evs, n, n_planes, descs,
 			      &params);
 	if (!err) {
+		mrc_ev_set_watch(&paths->set, mrc_qp_paths_ev_changed, qp);
 		swap(paths->profile, profile);
 		paths->plane_gen = 0;
 		paths->deny_gen = 0;

@@ -164,6 +164,8 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	WARN_ON(!xa_empty(&mdev->ahs));
 	xa_destroy(&mdev->ahs);
 	mrc_mr_table_cleanup(mdev);
+	/* Every QP and request is gone: no event comes after this. */
+	mrc_ctl_events_flush(mdev);
 	mrc_profile_table_destroy(mdev);
 	mrc_net_dev_exit(mdev);
 	mrc_dev_mark_dead(mdev);

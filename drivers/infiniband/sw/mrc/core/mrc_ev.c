@@ -59,11 +59,13 @@ static void mrc_ev_probe_clear(struct mrc_ev_set *set, struct mrc_ev *e)
  * and in all) always match the states. A usable state on a flagged plane
  * cannot exist: setting a flag retires the plane's EVs first.
  */
-static void mrc_ev_set_state(struct mrc_ev_set *set, u32 ev, u8 state)
+static void mrc_ev_set_state(struct mrc_ev_set *set, u32 ev, u8 state,
+			     u8 why)
 {
 	struct mrc_ev *e = &set->evs[ev];
 	bool was = mrc_ev_state_usable(e->state);
 	bool now = mrc_ev_state_usable(state);
+	u8 old = e->state;
 
 	if (was && !now) {
 		set->plane_usable[e->plane]--;
@@ -79,6 +81,8 @@ static void mrc_ev_set_state(struct mrc_ev_set *set, u32 ev, u8 state)
 	e->state = state;
 	mrc_ev_probe_clear(set, e);
 	e->probe_successes = 0;
+	if (set->watch && old != state)
+		set->watch(set->watch_ctx, ev, old, state, why);
 }
 
 /* For the record (debugfs): when a change the caller timed happened. */
@@ -89,11 +93,11 @@ static void mrc_ev_stamp(struct mrc_ev *e, u32 now_us)
 }
 
 /* Retired: probed from @due_us on, starting from the base interval. */
-static void mrc_ev_retire(struct mrc_ev_set *set, u32 ev, u32 due_us)
+static void mrc_ev_retire(struct mrc_ev_set *set, u32 ev, u32 due_us, u8 why)
 {
 	struct mrc_ev *e = &set->evs[ev];
 
-	mrc_ev_set_state(set, ev, MRC_EV_ASSUMED_BAD);
+	mrc_ev_set_state(set, ev, MRC_EV_ASSUMED_BAD, why);
 	e->probe_backoff = 0;
 	e->probe_due_us = due_us;
 }
@@ -220,10 +224,10 @@ void mrc_ev_on_ack(struct mrc_ev_set *set, u32 ev, u32 n)
 	 * only probes bring a bad EV back.
 	 */
 	if (e->state == MRC_EV_UNKNOWN)
-		mrc_ev_set_state(set, ev, MRC_EV_GOOD);
+		mrc_ev_set_state(set, ev, MRC_EV_GOOD, MRC_EV_WHY_ACK);
 }
 
-bool mrc_ev_on_loss(struct mrc_ev_set *set, u32 ev, u32 now_us)
+static bool mrc_ev_charge(struct mrc_ev_set *set, u32 ev, u32 now_us, u8 why)
 {
 	struct mrc_ev *e;
 
@@ -236,15 +240,20 @@ bool mrc_ev_on_loss(struct mrc_ev_set *set, u32 ev, u32 now_us)
 		return true;
 	if (set->usable <= set->params.min_active)
 		return false;
-	mrc_ev_retire(set, ev, now_us + set->params.probe_interval_us);
+	mrc_ev_retire(set, ev, now_us + set->params.probe_interval_us, why);
 	mrc_ev_stamp(e, now_us);
 	return true;
+}
+
+bool mrc_ev_on_loss(struct mrc_ev_set *set, u32 ev, u32 now_us)
+{
+	return mrc_ev_charge(set, ev, now_us, MRC_EV_WHY_LOSS);
 }
 
 /* A timeout is a loss the SACKs could not show: the same rule. */
 bool mrc_ev_on_timeout(struct mrc_ev_set *set, u32 ev, u32 now_us)
 {
-	return mrc_ev_on_loss(set, ev, now_us);
+	return mrc_ev_charge(set, ev, now_us, MRC_EV_WHY_TIMEOUT);
 }
 
 int mrc_ev_next_probe(struct mrc_ev_set *set, u32 now_us)
@@ -284,7 +293,8 @@ bool mrc_ev_probe_result(struct mrc_ev_set *set, u32 ev, bool ok,
 
 	if (ok) {
 		if (++e->probe_successes >= set->params.probes_to_good) {
-			mrc_ev_set_state(set, ev, MRC_EV_GOOD);
+			mrc_ev_set_state(set, ev, MRC_EV_GOOD,
+					 MRC_EV_WHY_PROBES);
 			mrc_ev_stamp(e, now_us);
 			e->probe_backoff = 0;
 			return true;
@@ -347,7 +357,7 @@ bool mrc_ev_probe_wait(const struct mrc_ev_set *set, u32 now_us,
 void mrc_ev_deny(struct mrc_ev_set *set, u32 ev)
 {
 	if (ev < set->n_evs)
-		mrc_ev_set_state(set, ev, MRC_EV_DENIED);
+		mrc_ev_set_state(set, ev, MRC_EV_DENIED, MRC_EV_WHY_DENY);
 }
 
 void mrc_ev_allow(struct mrc_ev_set *set, u32 ev)
@@ -361,9 +371,9 @@ void mrc_ev_allow(struct mrc_ev_set *set, u32 ev)
 		return;
 	/* On a plane that cannot carry traffic it waits for probes. */
 	if (set->plane_flags[e->plane])
-		mrc_ev_retire(set, ev, 0);
+		mrc_ev_retire(set, ev, 0, MRC_EV_WHY_PLANE);
 	else
-		mrc_ev_set_state(set, ev, MRC_EV_UNKNOWN);
+		mrc_ev_set_state(set, ev, MRC_EV_UNKNOWN, MRC_EV_WHY_ALLOW);
 }
 
 u8 mrc_ev_plane_set(struct mrc_ev_set *set, u8 plane, u8 flag, bool on,
@@ -384,7 +394,7 @@ u8 mrc_ev_plane_set(struct mrc_ev_set *set, u8 plane, u8 flag, bool on,
 		for (i = first; i < first + set->plane_len[plane]; i++) {
 			if (set->evs[i].state == MRC_EV_DENIED)
 				continue;
-			mrc_ev_retire(set, i, now_us);
+			mrc_ev_retire(set, i, now_us, MRC_EV_WHY_PLANE);
 			mrc_ev_stamp(&set->evs[i], now_us);
 		}
 	} else if (before && !after) {
@@ -401,6 +411,12 @@ u8 mrc_ev_plane_set(struct mrc_ev_set *set, u8 plane, u8 flag, bool on,
 		}
 	}
 	return after;
+}
+
+void mrc_ev_set_watch(struct mrc_ev_set *set, mrc_ev_watch_fn fn, void *ctx)
+{
+	set->watch = fn;
+	set->watch_ctx = ctx;
 }
 
 const char *mrc_ev_state_name(enum mrc_ev_state state)

@@ -137,6 +137,25 @@ struct mrc_ev_params {
 #define MRC_EV_PLANE_DOWN		0x1u	/* our port has no carrier */
 #define MRC_EV_PLANE_PEER_DENIED	0x2u	/* the peer said: not to me */
 
+/* Why an EV changed state, as told to the set's watcher. */
+enum mrc_ev_why {
+	MRC_EV_WHY_LOSS = 1,	/* a loss retired it */
+	MRC_EV_WHY_TIMEOUT,	/* a timeout retired it */
+	MRC_EV_WHY_PLANE,	/* its plane cannot carry traffic */
+	MRC_EV_WHY_PROBES,	/* probes brought it back */
+	MRC_EV_WHY_ACK,		/* an ACK confirmed it */
+	MRC_EV_WHY_DENY,
+	MRC_EV_WHY_ALLOW,
+};
+
+/*
+ * Told of every change of an EV's state, after the set is consistent
+ * again, from inside the call that made it (so under the caller's
+ * serialisation: it must not call back into the set, nor block).
+ */
+typedef void (*mrc_ev_watch_fn)(void *ctx, u32 ev, u8 old_state,
+				u8 new_state, u8 why);
+
 /**
  * struct mrc_ev_set - the EVs of one connection; opaque to the caller
  * beyond the read-only accessors below
@@ -159,6 +178,8 @@ struct mrc_ev_set {
 	u32 probe_cursor;			/* where the probe scan resumes */
 	u32 last_resort_cursor;			/* mrc_ev_pick_last_resort() */
 	u32 probes_pending;			/* EVs with probe_pending */
+	mrc_ev_watch_fn watch;			/* NULL: none */
+	void *watch_ctx;
 };
 
 void mrc_ev_params_default(struct mrc_ev_params *p);
@@ -282,6 +303,12 @@ mrc_ev_get(const struct mrc_ev_set *set, u32 ev)
 {
 	return ev < set->n_evs ? &set->evs[ev] : NULL;
 }
+
+/*
+ * Who is told of state changes (NULL: no one); after mrc_ev_set_init(),
+ * which forgets it.
+ */
+void mrc_ev_set_watch(struct mrc_ev_set *set, mrc_ev_watch_fn fn, void *ctx);
 
 const char *mrc_ev_state_name(enum mrc_ev_state state);
 
