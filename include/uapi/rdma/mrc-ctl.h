@@ -267,8 +267,11 @@ enum mrc_ctl_plane_attr {
 
 #define MRC_CTL_PLANE_A_MAX (__MRC_CTL_PLANE_A_MAX - 1)
 
-/* Requests of one EP_PROBE at most; a request's TIMEOUT at most. */
-#define MRC_CTL_EP_MAX_REQS		1024
+/*
+ * Requests of one EP_PROBE at most (their nest's length is 16 bits); a
+ * request's TIMEOUT at most.
+ */
+#define MRC_CTL_EP_MAX_REQS		512
 #define MRC_CTL_EP_TIMEOUT_MAX_NS	10000000000ULL
 
 /*

@@ -1712,7 +1712,7 @@ static int mrc_ctl_ep_probe(struct sk_buff *skb, struct genl_info *info)
 		count++;
 	if (!count || count > MRC_EP_MAX_REQS) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[MRC_CTL_A_EP_REQS],
-				    "1 to 1024 probes");
+				    "1 to 512 probes");
 		return count ? -E2BIG : -EINVAL;
 	}
 	mdev = mrc_ctl_get_dev(attrs, genl_info_net(info), extack);

@@ -8,6 +8,7 @@
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <net/addrconf.h>
+#include <net/route.h>
 #include <net/inet_ecn.h>
 
 #include "mrc.h"
@@ -17,13 +18,22 @@
 
 static DEFINE_SPINLOCK(mrc_ep_lock);
 
-#define MRC_EP_NS_PER_REPLY	(NSEC_PER_SEC / MRC_EP_REPLY_RATE)
+/*
+ * One answer, in the rate limiter's unit: a nanosecond at a rate of one
+ * answer per second refills one unit.
+ */
+#define MRC_EP_ANSWER		((u64)NSEC_PER_SEC)
+
+static unsigned int ep_reply_rate = MRC_EP_REPLY_RATE;
+module_param(ep_reply_rate, uint, 0644);
+MODULE_PARM_DESC(ep_reply_rate,
+		 "EV probes of peers a device answers per second, after a burst of 1024 (0: none)");
 
 void mrc_ep_dev_init(struct mrc_dev *mdev)
 {
 	INIT_LIST_HEAD(&mdev->ep.batches);
 	spin_lock_init(&mdev->ep.rl_lock);
-	mdev->ep.rl_credit_ns = (u64)MRC_EP_REPLY_BURST * MRC_EP_NS_PER_REPLY;
+	mdev->ep.rl_credit = MRC_EP_REPLY_BURST * MRC_EP_ANSWER;
 	mdev->ep.rl_last_ns = ktime_get_ns();
 }
 
@@ -223,19 +233,48 @@ bool mrc_ep_addr_ok(const struct mrc_net_addr *a)
 	       !(type & (IPV6_ADDR_LOOPBACK | IPV6_ADDR_MAPPED));
 }
 
-/* Whether the device may answer one more probe now (a token bucket). */
+/*
+ * A probe's source, as the device's namespace sees it: besides
+ * mrc_ep_addr_ok(), not an IPv4 subnet's broadcast address, which the
+ * address alone does not tell.
+ */
+static bool mrc_ep_source_ok(struct mrc_dev *mdev,
+			     const struct mrc_net_addr *a)
+{
+	unsigned int type;
+
+	if (!mrc_ep_addr_ok(a))
+		return false;
+	if (a->family != AF_INET)
+		return true;
+	type = inet_addr_type_dev_table(dev_net(mdev->ndev), mdev->ndev, a->v4);
+	return type == RTN_UNICAST || type == RTN_LOCAL;
+}
+
+/*
+ * Whether the device may answer one more probe now: a token bucket of
+ * MRC_EP_REPLY_BURST answers, refilled at ep_reply_rate per second.
+ */
 static bool mrc_ep_reply_allowed(struct mrc_dev *mdev)
 {
-	const u64 cap = (u64)MRC_EP_REPLY_BURST * MRC_EP_NS_PER_REPLY;
+	const u64 cap = MRC_EP_REPLY_BURST * MRC_EP_ANSWER;
+	u32 rate = min_t(u32, READ_ONCE(ep_reply_rate), NSEC_PER_SEC);
 	struct mrc_ep_dev *ep = &mdev->ep;
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_ns(), elapsed;
 	bool ok = false;
 
+	if (!rate)
+		return false;
 	spin_lock(&ep->rl_lock);
-	ep->rl_credit_ns = min(cap, ep->rl_credit_ns + (now - ep->rl_last_ns));
+	elapsed = now - ep->rl_last_ns;
+	/* Below the time a full refill takes, elapsed * rate < cap. */
+	if (elapsed >= div_u64(cap, rate))
+		ep->rl_credit = cap;
+	else
+		ep->rl_credit = min(cap, ep->rl_credit + elapsed * rate);
 	ep->rl_last_ns = now;
-	if (ep->rl_credit_ns >= MRC_EP_NS_PER_REPLY) {
-		ep->rl_credit_ns -= MRC_EP_NS_PER_REPLY;
+	if (ep->rl_credit >= MRC_EP_ANSWER) {
+		ep->rl_credit -= MRC_EP_ANSWER;
 		ok = true;
 	}
 	spin_unlock(&ep->rl_lock);
@@ -261,7 +300,7 @@ static void mrc_ep_rcv_probe(struct mrc_dev *mdev, const struct mrc_pkt *pkt,
 	int len, plane;
 	u64 svc;
 
-	if (!mrc_ep_addr_ok(&meta->saddr)) {
+	if (!mrc_ep_source_ok(mdev, &meta->saddr)) {
 		mrc_stats_inc(mdev, MRC_CNT_RX_DROP_EP_SOURCE);
 		return;
 	}

@@ -27,31 +27,35 @@
 
 struct mrc_dev;
 
-/* Requests in one batch: fits the cookie's index and a netlink answer. */
-#define MRC_EP_MAX_REQS		1024
+/*
+ * Requests in one batch: their netlink nest (at most 104 bytes each) must
+ * fit an attribute's 16-bit length.
+ */
+#define MRC_EP_MAX_REQS		512
 /* Longest wait for one request's answer. */
 #define MRC_EP_TIMEOUT_MAX_NS	(10ULL * NSEC_PER_SEC)
 /*
- * Answers a device sends per second at most, in bursts of up to one full
- * batch: enough for a controller probing every EV of a profile, too few
- * to make the device a useful reflector.
+ * Answers a device sends in a burst at most, then at the ep_reply_rate
+ * module parameter's rate (per second, default 10000; 0: none): enough
+ * for controllers probing every EV of their profiles, too few to make the
+ * device a useful reflector.
  */
+#define MRC_EP_REPLY_BURST	1024u
 #define MRC_EP_REPLY_RATE	10000u
-#define MRC_EP_REPLY_BURST	MRC_EP_MAX_REQS
 
 /**
  * struct mrc_ep_dev - a device's probe state (in struct mrc_dev)
  * @batches: batches waiting for answers (module lock)
  * @next_batch: the id the next batch tries (module lock)
  * @rl_lock: guards the rate limiter
- * @rl_credit_ns: time banked for answers, at most a burst's worth
+ * @rl_credit: answers banked, in billionths of an answer, at most a burst
  * @rl_last_ns: when the credit was last brought up to date
  */
 struct mrc_ep_dev {
 	struct list_head batches;
 	u16 next_batch;
 	spinlock_t rl_lock;	/* the rate limiter's, softirq only */
-	u64 rl_credit_ns;
+	u64 rl_credit;
 	u64 rl_last_ns;
 };
 
