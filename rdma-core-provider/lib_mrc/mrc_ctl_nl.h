@@ -340,6 +340,7 @@ int mrc_nl_decode_cc(const struct nlmsghdr *nlh, struct mrc_nl_cc_state *st);
  */
 int mrc_nl_decode_event(const struct nlmsghdr *nlh, uint16_t family,
 			struct mrc_nl_event *event);
+/*
  * EP_PROBE's answer into @rsp (room for @cap), *@num of them; EBADMSG also
  * for more answers than @cap, or a request id twice.
  */

@@ -967,6 +967,9 @@ int mrc_nl_decode_event(const struct nlmsghdr *nlh, uint16_t family,
 	if (ev_tb[MRC_CTL_EV_A_DROP_COUNT])
 		event->drop_count =
 			mnl_attr_get_u32(ev_tb[MRC_CTL_EV_A_DROP_COUNT]);
+	return 0;
+}
+
 int mrc_nl_decode_ep_probe(const struct nlmsghdr *nlh,
 			   struct mrc_nl_ep_rsp *rsp, uint32_t cap,
 			   uint32_t *num)

@@ -105,6 +105,7 @@ enum mrc_ctl_cmd {
 	 * SRV6, STATE, REASON and DROP_COUNT.
 	 */
 	MRC_CTL_CMD_EV_EVENT,
+	/*
 	 * admin: DEV, EP_REQS (nests of EP_REQ: REQ_ID, SGID, DGID, EV with
 	 * PLANE and UDP_SPORT or SRV6, [DSCP], TIMEOUT). Sends a
 	 * connectionless probe per request, which the peer's device answers,
