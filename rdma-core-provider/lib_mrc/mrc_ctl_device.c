@@ -54,8 +54,12 @@ static void mrc_ctl_fill_device(const struct mrc_nl_dev *d,
 	attr->cc.algorithms = mrc_ctl_algorithms;
 	/* Port N is plane N - 1; bit 0 is no port. */
 	attr->phy_port_mask = ((1u << planes) - 1) << 1;
-	/* A change applies to QPs that reach RTR afterwards. */
-	attr->opt_attr = MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE;
+	/*
+	 * A change applies to QPs that reach RTR afterwards; EV probes are
+	 * the kernel's EP_PROBE.
+	 */
+	attr->opt_attr = MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE |
+			 MRC_CTL_OPT_CAP_EP_OP_EV_PROBE;
 }
 
 static int mrc_ctl_query(struct mrc_nl *nl, const char *dev,

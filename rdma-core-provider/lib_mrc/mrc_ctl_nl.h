@@ -30,6 +30,10 @@
 #define MRC_NL_NAME_MAX		64	/* device and netdev names, with NUL */
 #define MRC_NL_PRESET_MAX	16	/* preset names, with NUL */
 #define MRC_NL_ALGORITHM_MAX	32	/* CC algorithm names, with NUL */
+/* Connectionless probes: requests of one EP_PROBE, and a timeout, at most. */
+#define MRC_NL_EP_MAX_REQS	512
+#define MRC_NL_EP_TIMEOUT_MAX_NS	10000000000ULL
+
 /* An F3216 container holds six 16-bit uSIDs after its locator block. */
 #define MRC_NL_MAX_USIDS	6
 
@@ -232,6 +236,27 @@ struct mrc_nl_cc_state {
 	struct mrc_nl_cc cc;
 };
 
+/*
+ * One probe of EP_PROBE: @ev's format says whether it carries a UDP
+ * source port or an SRv6 container, @ev.plane the plane it leaves on.
+ */
+struct mrc_nl_ep_req {
+	uint16_t req_id;
+	uint8_t sgid[16], dgid[16];
+	struct mrc_nl_ev ev;
+	bool has_dscp;
+	uint8_t dscp;
+	uint64_t timeout_ns;
+};
+
+/* One answer of EP_PROBE, in arrival order. */
+struct mrc_nl_ep_rsp {
+	uint16_t req_id;
+	uint32_t plane;			/* the answer came back on */
+	uint64_t rtt_ns;
+	bool svc_time_removed;
+};
+
 /* --- mrc_ctl_nl_sock.c: the socket (the unit tests supply their own) */
 
 /* 0, or an errno (ENOENT: the mrc module is not loaded). */
@@ -288,6 +313,9 @@ struct nlmsghdr *mrc_nl_req_cc_set(struct mrc_nl *nl, const char *dev,
 struct nlmsghdr *mrc_nl_req_path_dump(struct mrc_nl *nl, const char *dev,
 				      const uint8_t *peer);
 struct nlmsghdr *mrc_nl_req_plane_dump(struct mrc_nl *nl, const char *dev);
+struct nlmsghdr *mrc_nl_req_ep_probe(struct mrc_nl *nl, const char *dev,
+				     const struct mrc_nl_ep_req *reqs,
+				     uint32_t num);
 
 /*
  * --- mrc_ctl_nl_msg.c: answers, one message each call. Decoders return
@@ -312,6 +340,13 @@ int mrc_nl_decode_cc(const struct nlmsghdr *nlh, struct mrc_nl_cc_state *st);
  */
 int mrc_nl_decode_event(const struct nlmsghdr *nlh, uint16_t family,
 			struct mrc_nl_event *event);
+/*
+ * EP_PROBE's answer into @rsp (room for @cap), *@num of them; EBADMSG also
+ * for more answers than @cap, or a request id twice.
+ */
+int mrc_nl_decode_ep_probe(const struct nlmsghdr *nlh,
+			   struct mrc_nl_ep_rsp *rsp, uint32_t cap,
+			   uint32_t *num);
 
 /* @data: struct mrc_nl_dev. */
 int mrc_nl_parse_dev(const struct nlmsghdr *nlh, void *data);
@@ -386,5 +421,12 @@ int mrc_nl_cc_get(struct mrc_nl *nl, const char *dev,
 /* As mrc_nl_req_cc_set(). */
 int mrc_nl_cc_set(struct mrc_nl *nl, const char *dev,
 		  const struct mrc_nl_cc *cc, int enabled, bool reset);
+/*
+ * Sends @num (1..MRC_NL_EP_MAX_REQS, else EINVAL) probes and waits for
+ * the kernel's answer: *@num_rsp answers in @rsp, which has room for @num.
+ */
+int mrc_nl_ep_probe(struct mrc_nl *nl, const char *dev,
+		    const struct mrc_nl_ep_req *reqs, uint32_t num,
+		    struct mrc_nl_ep_rsp *rsp, uint32_t *num_rsp);
 
 #endif /* LIB_MRC_CTL_NL_H */

@@ -230,3 +230,33 @@ int mrc_nl_cc_set(struct mrc_nl *nl, const char *dev,
 	return mrc_nl_talk(nl, mrc_nl_req_cc_set(nl, dev, cc, enabled, reset),
 			   NULL, NULL);
 }
+
+struct mrc_nl_ep_answer {
+	struct mrc_nl_ep_rsp *rsp;
+	uint32_t cap;
+	uint32_t *num;
+};
+
+static int mrc_nl_parse_ep_probe(const struct nlmsghdr *nlh, void *data)
+{
+	const struct mrc_nl_ep_answer *a = data;
+	int err = mrc_nl_decode_ep_probe(nlh, a->rsp, a->cap, a->num);
+
+	if (!err)
+		return MNL_CB_OK;
+	errno = err;
+	return MNL_CB_ERROR;
+}
+
+int mrc_nl_ep_probe(struct mrc_nl *nl, const char *dev,
+		    const struct mrc_nl_ep_req *reqs, uint32_t num,
+		    struct mrc_nl_ep_rsp *rsp, uint32_t *num_rsp)
+{
+	struct mrc_nl_ep_answer a = { rsp, num, num_rsp };
+
+	*num_rsp = 0;
+	if (mrc_nl_dev_ok(dev) || !num || num > MRC_NL_EP_MAX_REQS)
+		return mrc_nl_refuse(nl);
+	return mrc_nl_talk(nl, mrc_nl_req_ep_probe(nl, dev, reqs, num),
+			   mrc_nl_parse_ep_probe, &a);
+}

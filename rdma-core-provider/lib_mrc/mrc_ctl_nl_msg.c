@@ -24,6 +24,8 @@ static_assert(MRC_NL_MAX_EVS == MRC_CTL_MAX_EVS, "uapi");
 static_assert(MRC_NL_MAX_FIELDS == MRC_CTL_MAX_FIELDS, "uapi");
 static_assert(MRC_NL_MAX_PLANES == MRC_CTL_MAX_PLANES, "uapi");
 static_assert(MRC_NL_PRESET_MAX == MRC_CTL_PRESET_NAME_MAX, "uapi");
+static_assert(MRC_NL_EP_MAX_REQS == MRC_CTL_EP_MAX_REQS, "uapi");
+static_assert(MRC_NL_EP_TIMEOUT_MAX_NS == MRC_CTL_EP_TIMEOUT_MAX_NS, "uapi");
 static_assert((int)MRC_NL_FMT_UDP == (int)MRC_CTL_EV_FMT_UDP, "uapi");
 static_assert((int)MRC_NL_FMT_SRV6 == (int)MRC_CTL_EV_FMT_SRV6, "uapi");
 static_assert((int)MRC_NL_MODE_EXPLICIT == (int)MRC_CTL_EV_MODE_EXPLICIT, "uapi");
@@ -366,6 +368,34 @@ struct nlmsghdr *mrc_nl_req_plane_dump(struct mrc_nl *nl, const char *dev)
 	return mrc_nl_req(nl, MRC_CTL_CMD_PLANE_GET, NLM_F_DUMP, dev);
 }
 
+struct nlmsghdr *mrc_nl_req_ep_probe(struct mrc_nl *nl, const char *dev,
+				     const struct mrc_nl_ep_req *reqs,
+				     uint32_t num)
+{
+	struct nlmsghdr *nlh = mrc_nl_req(nl, MRC_CTL_CMD_EP_PROBE, 0, dev);
+	struct nlattr *list, *req, *ev;
+	uint32_t i;
+
+	list = mnl_attr_nest_start(nlh, MRC_CTL_A_EP_REQS);
+	for (i = 0; i < num; i++) {
+		const struct mrc_nl_ep_req *r = &reqs[i];
+
+		req = mnl_attr_nest_start(nlh, MRC_CTL_A_EP_REQ);
+		mnl_attr_put_u16(nlh, MRC_CTL_EP_A_REQ_ID, r->req_id);
+		mnl_attr_put(nlh, MRC_CTL_EP_A_SGID, 16, r->sgid);
+		mnl_attr_put(nlh, MRC_CTL_EP_A_DGID, 16, r->dgid);
+		ev = mnl_attr_nest_start(nlh, MRC_CTL_EP_A_EV);
+		mrc_nl_put_ev_value(nlh, r->ev.format, &r->ev);
+		mnl_attr_nest_end(nlh, ev);
+		if (r->has_dscp)
+			mnl_attr_put_u8(nlh, MRC_CTL_EP_A_DSCP, r->dscp);
+		mnl_attr_put_u64(nlh, MRC_CTL_EP_A_TIMEOUT, r->timeout_ns);
+		mnl_attr_nest_end(nlh, req);
+	}
+	mnl_attr_nest_end(nlh, list);
+	return nlh;
+}
+
 /* ------------------------------------------------------------------ */
 /* Answers                                                             */
 /* ------------------------------------------------------------------ */
@@ -461,6 +491,8 @@ static const enum mnl_attr_data_type mrc_nl_types[MRC_CTL_A_MAX + 1] = {
 	[MRC_CTL_A_PRESET] = MNL_TYPE_NUL_STRING,
 	[MRC_CTL_A_PLANE] = MNL_TYPE_NESTED,
 	[MRC_CTL_A_EVENT_MASK] = MNL_TYPE_U32,
+	[MRC_CTL_A_EP_REQS] = MNL_TYPE_NESTED,
+	[MRC_CTL_A_EP_REQ] = MNL_TYPE_NESTED,
 };
 
 static const uint8_t mrc_nl_lens[MRC_CTL_A_MAX + 1] = {
@@ -501,6 +533,13 @@ static const enum mnl_attr_data_type mrc_nl_plane_types[MRC_CTL_PLANE_A_MAX + 1]
 	[MRC_CTL_PLANE_A_UP] = MNL_TYPE_U8,
 	[MRC_CTL_PLANE_A_TX_PACKETS] = MNL_TYPE_U64,
 	[MRC_CTL_PLANE_A_TX_VIA_MASTER] = MNL_TYPE_U64,
+};
+
+static const enum mnl_attr_data_type mrc_nl_ep_types[MRC_CTL_EP_A_MAX + 1] = {
+	[MRC_CTL_EP_A_REQ_ID] = MNL_TYPE_U16,
+	[MRC_CTL_EP_A_PLANE] = MNL_TYPE_U32,
+	[MRC_CTL_EP_A_RTT] = MNL_TYPE_U64,
+	[MRC_CTL_EP_A_SVC_TIME_REMOVED] = MNL_TYPE_FLAG,
 };
 
 static const enum mnl_attr_data_type mrc_nl_cc_types[MRC_CTL_CC_A_MAX + 1] = {
@@ -928,5 +967,43 @@ int mrc_nl_decode_event(const struct nlmsghdr *nlh, uint16_t family,
 	if (ev_tb[MRC_CTL_EV_A_DROP_COUNT])
 		event->drop_count =
 			mnl_attr_get_u32(ev_tb[MRC_CTL_EV_A_DROP_COUNT]);
+	return 0;
+}
+
+int mrc_nl_decode_ep_probe(const struct nlmsghdr *nlh,
+			   struct mrc_nl_ep_rsp *rsp, uint32_t cap,
+			   uint32_t *num)
+{
+	const struct nlattr *tb[MRC_CTL_A_MAX + 1];
+	const struct nlattr *etb[MRC_CTL_EP_A_MAX + 1];
+	const struct nlattr *nest;
+	uint32_t n = 0, i;
+
+	*num = 0;
+	if (mrc_nl_parse_top(nlh, tb) || !tb[MRC_CTL_A_EP_REQS])
+		return EBADMSG;
+	mnl_attr_for_each_nested(nest, tb[MRC_CTL_A_EP_REQS]) {
+		struct mrc_nl_ep_rsp *r = &rsp[n];
+
+		if (mnl_attr_get_type(nest) != MRC_CTL_A_EP_REQ || n == cap ||
+		    mrc_nl_parse_nest(nest, etb, MRC_CTL_EP_A_MAX) ||
+		    !mrc_nl_valid(etb, MRC_CTL_EP_A_MAX, mrc_nl_ep_types,
+				  NULL) ||
+		    !etb[MRC_CTL_EP_A_REQ_ID] || !etb[MRC_CTL_EP_A_PLANE] ||
+		    !etb[MRC_CTL_EP_A_RTT])
+			return EBADMSG;
+		memset(r, 0, sizeof(*r));
+		r->req_id = mnl_attr_get_u16(etb[MRC_CTL_EP_A_REQ_ID]);
+		r->plane = mnl_attr_get_u32(etb[MRC_CTL_EP_A_PLANE]);
+		r->rtt_ns = mnl_attr_get_u64(etb[MRC_CTL_EP_A_RTT]);
+		r->svc_time_removed = etb[MRC_CTL_EP_A_SVC_TIME_REMOVED];
+		if (r->plane >= MRC_NL_MAX_PLANES)
+			return EBADMSG;
+		for (i = 0; i < n; i++)
+			if (rsp[i].req_id == r->req_id)
+				return EBADMSG;
+		n++;
+	}
+	*num = n;
 	return 0;
 }

@@ -46,7 +46,7 @@ contains()
 }
 
 ktap_check "device_query" contains \
-	"profiles 64 evs 65536 free 65536 per-profile 1024 fmt 0x6 modes 0x6 ports 0x2 opt 0x6 cc uet-1.0-nscc" \
+	"profiles 64 evs 65536 free 65536 per-profile 1024 fmt 0x6 modes 0x6 ports 0x2 opt 0x26 cc uet-1.0-nscc" \
 	"$PROBE" mrc0 device
 
 explicit_seen_by_mrcctl()

@@ -31,6 +31,12 @@
  *                                        latencies ("# ev-event latency")
  *   mrc-ctl-probe DEV join               without CAP_NET_ADMIN, joining
  *                                        the events group: EPERM
+ *   mrc-ctl-probe DEV probe SRC DST TIMEOUT_NS PORT:SPORT...
+ *                                        one batch of EV probes from
+ *                                        SRC to DST (IP addresses), req
+ *                                        ids 1.., each answer printed
+ *   mrc-ctl-probe DEV probe-refused SRC DST
+ *                                        the errnos of bad probes
  *
  * Exit status 0 when every call did what the documentation says; each
  * failure is printed with the call and its errno.
@@ -331,7 +337,12 @@ static void refused(struct ibv_context *vctx, struct mrc_context *ctx)
 				MRC_CTL_EV_PROFILE_STATE), EINVAL);
 	EXPECT_ERRNO(mrc_ctl_modify_cc_profile(ctx, 1, &cc,
 				MRC_CTL_CC_PROFILE_ALGORITHM), EINVAL);
+	/* No format: EINVAL; port status updates: not in the kernel. */
 	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+						&req, 1, 1000000, &rsp, &n),
+		     EINVAL);
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0,
+						MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
 						&req, 1, 1000000, &rsp, &n),
 		     EOPNOTSUPP);
 	errno = 0;
@@ -572,6 +583,142 @@ static int raw_join(void)
 	return 0;
 }
 
+/* An IPv4 or IPv6 address as a GID (IPv4-mapped for IPv4). */
+static int parse_gid(const char *s, union ibv_gid *gid)
+{
+	struct in_addr v4;
+
+	memset(gid, 0, sizeof(*gid));
+	if (inet_pton(AF_INET6, s, gid->raw) == 1)
+		return 0;
+	if (inet_pton(AF_INET, s, &v4) != 1)
+		return -1;
+	gid->raw[10] = 0xff;
+	gid->raw[11] = 0xff;
+	memcpy(gid->raw + 12, &v4, 4);
+	return 0;
+}
+
+static void probe_req(struct mrc_ctl_ep_req *r, uint16_t id,
+		      const union ibv_gid *src, const union ibv_gid *dst,
+		      uint8_t port, uint16_t sport)
+{
+	memset(r, 0, sizeof(*r));
+	r->req_id = id;
+	r->sgid = *src;
+	r->dgid = *dst;
+	r->ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
+	r->req_ev = udp_ev(port, sport);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* One batch; prints every answer and the call's wall time. */
+static void probe(struct mrc_context *ctx, const char *src, const char *dst,
+		  uint32_t timeout, int count, char **evs)
+{
+	struct mrc_ctl_ep_req *req = calloc(count, sizeof(*req));
+	struct mrc_ctl_ep_rsp *rsp = calloc(count, sizeof(*rsp));
+	union ibv_gid s, d;
+	uint64_t t0;
+	int i, n = -1, ret;
+
+	if (!req || !rsp || parse_gid(src, &s) || parse_gid(dst, &d)) {
+		EXPECT(0, "bad arguments");
+		goto out;
+	}
+	for (i = 0; i < count; i++) {
+		unsigned int port, sport;
+
+		if (sscanf(evs[i], "%u:%u", &port, &sport) != 2) {
+			EXPECT(0, "bad EV %s", evs[i]);
+			goto out;
+		}
+		probe_req(&req[i], (uint16_t)(i + 1), &s, &d, (uint8_t)port,
+			  (uint16_t)sport);
+	}
+	t0 = now_ns();
+	ret = mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE, req,
+					 count, timeout, rsp, &n);
+	t0 = now_ns() - t0;
+	EXPECT(!ret, "mrc_ctl_ep_batch_send_wait");
+	if (ret) {
+		printf("error %d %s\n", errno, strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		printf("rsp req %u port %u rtt %u adj %u\n", rsp[i].req_id,
+		       rsp[i].port, rsp[i].rtt, rsp[i].adj_svc_time);
+	printf("answered %d of %d in %llu us\n", n, count,
+	       (unsigned long long)(t0 / 1000));
+out:
+	free(req);
+	free(rsp);
+}
+
+/* What lib_mrc and the kernel refuse, each alone. */
+static void probe_refused(struct mrc_context *ctx, const char *src,
+			  const char *dst)
+{
+	struct mrc_ctl_ep_req req[2];
+	struct mrc_ctl_ep_rsp rsp[2];
+	union ibv_gid s, d, none;
+	int n = 7;
+
+	if (parse_gid(src, &s) || parse_gid(dst, &d)) {
+		EXPECT(0, "bad arguments");
+		return;
+	}
+	probe_req(&req[0], 1, &s, &d, 1, 49152);
+	probe_req(&req[1], 1, &s, &d, 1, 49153);
+	/* The kernel: the same request id twice. */
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+						req, 2, 1000000, rsp, &n),
+		     EINVAL);
+	EXPECT(n == 0, "num_rsp %d after a failure", n);
+	/* The kernel: a source that is not one of the device's GIDs. */
+	req[0].sgid = d;
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+						req, 1, 1000000, rsp, &n),
+		     EINVAL);
+	/* The kernel: no unicast destination. */
+	req[0].sgid = s;
+	memset(&none, 0, sizeof(none));
+	none.raw[0] = 0xff;
+	none.raw[15] = 1;
+	req[0].dgid = none;
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+						req, 1, 1000000, rsp, &n),
+		     EINVAL);
+	/* lib_mrc: port 9, source port 0, a timeout of 0, no requests. */
+	probe_req(&req[0], 1, &s, &d, 9, 49152);
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+						req, 1, 1000000, rsp, &n),
+		     EINVAL);
+	probe_req(&req[0], 1, &s, &d, 1, 0);
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+						req, 1, 1000000, rsp, &n),
+		     EINVAL);
+	probe_req(&req[0], 1, &s, &d, 1, 49152);
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+						req, 1, 0, rsp, &n),
+		     EINVAL);
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+						req, 0, 1000000, rsp, &n),
+		     EINVAL);
+	/* STEV is no carrier of the kernel's. */
+	req[0].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_STEV;
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+						req, 1, 1000000, rsp, &n),
+		     EOPNOTSUPP);
+}
+
 static void drop_net_admin(void)
 {
 	struct __user_cap_header_struct hdr = {
@@ -648,6 +795,11 @@ int main(int argc, char **argv)
 		       "query port 1");
 		printf("port 1 %s\n", p.port_admin_state ==
 		       MRC_CTL_PORT_ADMIN_ENABLED ? "enabled" : "disabled");
+	} else if (!strcmp(cmd, "probe") && argc >= 7) {
+		probe(ctx, argv[3], argv[4], (uint32_t)strtoul(argv[5], NULL, 0),
+		      argc - 6, argv + 6);
+	} else if (!strcmp(cmd, "probe-refused") && argc == 5) {
+		probe_refused(ctx, argv[3], argv[4]);
 	} else if (!strcmp(cmd, "refused")) {
 		refused(vctx, ctx);
 	} else if (!strcmp(cmd, "unprivileged")) {
@@ -656,6 +808,17 @@ int main(int argc, char **argv)
 
 		EXPECT_ERRNO(mrc_ctl_query_device(vctx, &d), EPERM);
 		EXPECT_ERRNO(mrc_ctl_query_ev_profile(ctx, 1, &a, 0), EPERM);
+		{
+			struct mrc_ctl_ep_req r = { 0 };
+			struct mrc_ctl_ep_rsp s;
+			int n;
+
+			r.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
+			r.req_ev = udp_ev(1, 49152);
+			EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					MRC_CTL_EP_OP_EV_PROBE, &r, 1, 1000000,
+					&s, &n), EPERM);
+		}
 		errno = 0;
 		EXPECT(!mrc_ctl_create_ev_event_cq(ctx, 16, NULL, NULL, 0) &&
 		       errno == EPERM, "event CQ without CAP_NET_ADMIN");

@@ -30,7 +30,8 @@ VERSION = 1
 OP = dict(WRITE=0x01, WRITE_IMM=0x02, SEND=0x03, SEND_IMM=0x04, READ_REQ=0x05,
           READ_RESP=0x06, CMP_SWAP=0x07, FETCH_ADD=0x08, ATOMIC_RESP=0x09,
           SEND_INV=0x0a,
-          ACK=0x10, NAK=0x11, PROBE=0x20, PROBE_REPLY=0x21)
+          ACK=0x10, NAK=0x11, PROBE=0x20, PROBE_REPLY=0x21,
+          EP_PROBE=0x24, EP_PROBE_REPLY=0x25)
 ACK_REQ, SOLICITED, RETRANSMIT, TRIMMED = 0x01, 0x02, 0x04, 0x08
 NO_QPN = 0x00abcdef     # no QP has this number in the test
 
@@ -41,6 +42,17 @@ def base(opcode, flags=0, dqpn=NO_QPN, sqpn=0x000011, psn=0x000100,
     """The 32-byte base header."""
     return struct.pack(">BBBBIIIIIHHI", byte0, opcode, flags, byte3, dqpn,
                        sqpn, psn, ev, ts, payload_len, 0, 0)
+
+
+def ep_probe(cookie=0x0007002a, ts=0x81828384, plane=0, rsvd=0, svc_ns=0):
+    """The EP_PROBE header (16 bytes): for a device, not a QP."""
+    return struct.pack(">IIBBHI", cookie, ts, plane, rsvd >> 16,
+                       rsvd & 0xffff, svc_ns)
+
+
+def device(opcode, **kw):
+    """A base header for the device: no QPNs, PSN or EV."""
+    return base(opcode, dqpn=0, sqpn=0, psn=0, ev=0, **kw)
 
 
 def msgh(msn=7, offset=0, length=0):
@@ -99,7 +111,7 @@ KINDS = {
     "bad_version": lambda: [base(OP["ACK"], byte0=b) + ack()
                             for b in (0x00, 0x20, 0xf0)],
     "bad_opcode": lambda: [base(op) + bytes(56) for op in
-                           (0x00, 0x0b, 0x12, 0x24, 0xff)],
+                           (0x00, 0x0b, 0x12, 0x26, 0xff)],
     "reserved_set": lambda: [
         base(OP["ACK"], byte0=0x11) + ack(),            # byte 0 bits 3..0
         base(OP["ACK"], byte3=1) + ack(),               # byte 3
@@ -107,6 +119,10 @@ KINDS = {
         base(OP["SEND"], flags=0x10, payload_len=4) +   # flags bits 7..4
         msgh(length=4) + b"abcd",
         base(OP["READ_REQ"]) + msgh(length=8) + raddr(rsvd=1),  # RADDR word
+        base(OP["EP_PROBE"], dqpn=1, sqpn=0, psn=0, ev=0) +     # a QPN
+        ep_probe(),
+        device(OP["EP_PROBE"]) + ep_probe(svc_ns=1),    # a probe's service
+        device(OP["EP_PROBE_REPLY"]) + ep_probe(rsvd=1),        # reserved
     ],
     "bad_flags": lambda: [
         base(OP["ACK"], flags=ACK_REQ) + ack(),

@@ -19,6 +19,7 @@ static const u8 all_opcodes[] = {
 	MRC_OP_ACK, MRC_OP_NAK,
 	MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_PLANE_STATE,
 	MRC_OP_PLANE_STATE_ACK, MRC_OP_UD_SEND, MRC_OP_UD_SEND_IMM,
+	MRC_OP_EP_PROBE, MRC_OP_EP_PROBE_REPLY,
 };
 
 #define N_OPCODES (sizeof(all_opcodes) / sizeof(all_opcodes[0]))
@@ -160,6 +161,19 @@ static struct mrc_pkt sample(u8 opcode, u16 plen)
 		p.plane_state.n_planes = MRC_WIRE_MAX_PLANES;
 		p.plane_state.down_mask = 0x7f;
 		break;
+	case MRC_OP_EP_PROBE:
+	case MRC_OP_EP_PROBE_REPLY:
+		/* For a device, not a QP: no QPNs, PSN or EV. */
+		p.hdr.dqpn = 0;
+		p.hdr.sqpn = 0;
+		p.hdr.psn = 0;
+		p.hdr.ev = 0;
+		p.ep_probe.cookie = 0xfffe0001;
+		p.ep_probe.ts = 0x80000001;
+		p.ep_probe.plane = MRC_WIRE_MAX_PLANES - 1;
+		if (opcode == MRC_OP_EP_PROBE_REPLY)
+			p.ep_probe.svc_ns = 0xffffffff;
+		break;
 	}
 	if (!(mrc_opcode_ext(opcode) & MRC_EXT_MSGH))
 		memset(&p.msgh, 0, sizeof(p.msgh));
@@ -214,6 +228,10 @@ static void check_same(const struct mrc_pkt *a, const struct mrc_pkt *b)
 	CHECK_EQ(a->probe.id, b->probe.id);
 	CHECK_EQ(a->probe.ts, b->probe.ts);
 	CHECK_EQ(a->probe.ev, b->probe.ev);
+	CHECK_EQ(a->ep_probe.cookie, b->ep_probe.cookie);
+	CHECK_EQ(a->ep_probe.ts, b->ep_probe.ts);
+	CHECK_EQ(a->ep_probe.plane, b->ep_probe.plane);
+	CHECK_EQ(a->ep_probe.svc_ns, b->ep_probe.svc_ns);
 	CHECK_EQ(a->plane_state.seq, b->plane_state.seq);
 	CHECK_EQ(a->plane_state.n_planes, b->plane_state.n_planes);
 	CHECK_EQ(a->plane_state.down_mask, b->plane_state.down_mask);
@@ -278,7 +296,7 @@ static void header_lengths_match_the_tables(void)
 static void opcode_classes(void)
 {
 	const u8 where = MRC_OPC_REQUEST | MRC_OPC_RESPONSE |
-			 MRC_OPC_DATAGRAM | MRC_OPC_PATH;
+			 MRC_OPC_DATAGRAM | MRC_OPC_PATH | MRC_OPC_DEVICE;
 	u8 buf[MRC_BASE_HDR_LEN] = { MRC_WIRE_VERSION << MRC_VERSION_SHIFT };
 	u32 psn;
 
@@ -315,6 +333,9 @@ static void opcode_classes(void)
 	CHECK(!mrc_opcode_is(MRC_OP_ATOMIC_RESP, MRC_OPC_RD_ATOMIC));
 	CHECK(mrc_opcode_is(MRC_OP_READ_RESP, MRC_OPC_DATA));
 	CHECK(mrc_opcode_is(MRC_OP_PLANE_STATE_ACK, MRC_OPC_PATH));
+	CHECK(mrc_opcode_is(MRC_OP_EP_PROBE, MRC_OPC_DEVICE));
+	CHECK(mrc_opcode_is(MRC_OP_EP_PROBE_REPLY, MRC_OPC_DEVICE));
+	CHECK(!mrc_opcode_is(MRC_OP_PROBE, MRC_OPC_DEVICE));
 }
 
 static void opcode_table(void)
@@ -334,7 +355,7 @@ static void opcode_table(void)
 		}
 		valid += listed;
 	}
-	CHECK_EQ(valid, 18);
+	CHECK_EQ(valid, 20);
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_ATOMIC_FETCH_ADD),
 		      "ATOMIC_FETCH_ADD"));
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_PROBE_REPLY), "PROBE_REPLY"));
@@ -361,6 +382,13 @@ static void opcode_table(void)
 	CHECK(!mrc_opcode_has_payload(MRC_OP_PLANE_STATE));
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_PLANE_STATE_ACK),
 		      "PLANE_STATE_ACK"));
+	CHECK_EQ(MRC_OP_EP_PROBE, 0x24);
+	CHECK_EQ(MRC_OP_EP_PROBE_REPLY, 0x25);
+	CHECK_EQ(mrc_hdr_len(MRC_OP_EP_PROBE), 48);
+	CHECK_EQ(mrc_hdr_len(MRC_OP_EP_PROBE_REPLY), 48);
+	CHECK(!mrc_opcode_has_payload(MRC_OP_EP_PROBE_REPLY));
+	CHECK(!strcmp(mrc_opcode_name(MRC_OP_EP_PROBE_REPLY),
+		      "EP_PROBE_REPLY"));
 	CHECK_EQ(MRC_OP_UD_SEND, 0x30);
 	CHECK_EQ(MRC_OP_UD_SEND_IMM, 0x31);
 	CHECK(mrc_opcode_has_payload(MRC_OP_UD_SEND));
@@ -666,6 +694,67 @@ static void golden_plane_state(void)
 	CHECK_EQ(d.plane_state.down_mask, 0x05);
 }
 
+static void golden_ep_probe(void)
+{
+	static const u8 want[48] = {
+		0x10, 0x25, 0x00, 0x00,		/* v1, EP_PROBE_REPLY */
+		0x00, 0x00, 0x00, 0x00,		/* dqpn: the device */
+		0x00, 0x00, 0x00, 0x00,		/* sqpn */
+		0x00, 0x00, 0x00, 0x00,		/* psn */
+		0x00, 0x00, 0x00, 0x00,		/* ev */
+		0x0a, 0x0b, 0x0c, 0x0d,		/* ts */
+		0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00,
+		0x00, 0x07, 0x00, 0x2a,		/* cookie */
+		0x81, 0x82, 0x83, 0x84,		/* the prober's ts, echoed */
+		0x05, 0x00, 0x00, 0x00,		/* plane 5 */
+		0x00, 0x01, 0x02, 0x03,		/* service time, ns */
+	};
+	struct mrc_pkt p, d;
+	u8 buf[64];
+
+	memset(&p, 0, sizeof(p));
+	p.hdr.opcode = MRC_OP_EP_PROBE_REPLY;
+	p.hdr.ts = 0x0a0b0c0d;
+	p.ep_probe.cookie = 0x0007002a;
+	p.ep_probe.ts = 0x81828384;
+	p.ep_probe.plane = 5;
+	p.ep_probe.svc_ns = 0x00010203;
+	CHECK_EQ(mrc_encode(buf, sizeof(buf), &p), 48);
+	check_bytes(buf, want, sizeof(want));
+	CHECK_EQ(decode_exact(want, sizeof(want), &d), 0);
+	check_same(&d, &p);
+	CHECK_EQ(d.ext, MRC_EXT_EP_PROBE);
+
+	/* A probe carries no service time; a reply may. */
+	memcpy(buf, want, sizeof(want));
+	buf[1] = MRC_OP_EP_PROBE;
+	CHECK_EQ(decode_exact(buf, sizeof(want), &d),
+		 drop(MRC_DROP_RESERVED_SET));
+	memset(buf + 44, 0, 4);
+	CHECK_EQ(decode_exact(buf, sizeof(want), &d), 0);
+	CHECK_EQ(d.ep_probe.cookie, 0x0007002a);
+
+	/* Planes 0..7 only. */
+	for (u32 plane = 0; plane < 256; plane++) {
+		buf[40] = (u8)plane;
+		CHECK_EQ(decode_exact(buf, sizeof(want), &d),
+			 plane < MRC_WIRE_MAX_PLANES ? 0 :
+			 drop(MRC_DROP_BAD_PLANES));
+	}
+	buf[40] = 0;
+	/* Nothing that names a QP, a PSN or an EV. */
+	for (size_t b = 4; b < 20; b++) {
+		buf[b] = 1;
+		CHECK_EQ(decode_exact(buf, sizeof(want), &d),
+			 drop(MRC_DROP_RESERVED_SET));
+		buf[b] = 0;
+	}
+	p.hdr.opcode = MRC_OP_EP_PROBE;
+	p.hdr.dqpn = 1;
+	CHECK_EQ(mrc_encode(buf, sizeof(buf), &p), -EINVAL);
+}
+
 /* Every plane count and mask: only a real subset of the planes may be down. */
 static void plane_state_rules(void)
 {
@@ -801,6 +890,14 @@ static void reserved_mask(u8 op, u8 *mask, size_t hlen)
 		break;
 	case MRC_OP_UD_SEND:
 		memset(e + 4, 0xff, 4);		/* DETH reserved */
+		break;
+	case MRC_OP_EP_PROBE:
+	case MRC_OP_EP_PROBE_REPLY:
+		/* For a device: no QPNs, PSN or EV. */
+		memset(mask + 4, 0xff, 16);
+		memset(e + 9, 0xff, 3);
+		if (op == MRC_OP_EP_PROBE)
+			memset(e + 12, 0xff, 4);	/* service time */
 		break;
 	case MRC_OP_UD_SEND_IMM:
 		memset(e + 4, 0xff, 4);		/* DETH reserved */
@@ -1678,6 +1775,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(golden_nak_rnr),
 	KTAP_CASE(golden_atomic_and_probe),
 	KTAP_CASE(golden_plane_state),
+	KTAP_CASE(golden_ep_probe),
 	KTAP_CASE(plane_state_rules),
 	KTAP_CASE(truncation_is_too_short),
 	KTAP_CASE(reserved_bits_are_rejected),

@@ -43,6 +43,11 @@ static const char *usage_text =
 "  mrcctl ev deny|allow DEV ID INDEX|PLANE:VALUE\n"
 "  mrcctl paths DEV [peer ADDR]\n"
 "  mrcctl planes DEV\n"
+"  mrcctl probe DEV SRC DST [timeout T] [dscp N] PLANE:VALUE...\n"
+"      connectionless EV probes from SRC (an address of DEV) to DST, one\n"
+"      per EV (VALUE: a UDP source port, or an SRv6 uSID container), all\n"
+"      waited for up to T (ns, or with a unit; default 1s); prints each\n"
+"      answer in arrival order (request ids count from 1)\n"
 "  mrcctl cc DEV show|enable|disable|reset\n"
 "  mrcctl cc DEV set PARAM VALUE|PARAM=VALUE...\n"
 "      PARAM: base_rtt target_delay qa_threshold (ns, or with a unit:\n"
@@ -766,6 +771,75 @@ static int cmd_cc(struct mrc_nl *nl, int argc, char **argv)
 	return 0;
 }
 
+/* An IPv6 or IPv4 address as a GID: IPv4 is IPv4-mapped. */
+static void parse_gid(const char *s, uint8_t gid[16])
+{
+	struct in_addr v4;
+
+	memset(gid, 0, 16);
+	if (inet_pton(AF_INET6, s, gid) == 1)
+		return;
+	if (inet_pton(AF_INET, s, &v4) != 1) {
+		fprintf(stderr, "mrcctl: bad address '%s'\n", s);
+		exit(2);
+	}
+	gid[10] = 0xff;
+	gid[11] = 0xff;
+	memcpy(gid + 12, &v4, 4);
+}
+
+static int cmd_probe(struct mrc_nl *nl, int argc, char **argv)
+{
+	static struct mrc_nl_ep_req reqs[MRC_NL_EP_MAX_REQS];
+	static struct mrc_nl_ep_rsp rsp[MRC_NL_EP_MAX_REQS];
+	uint64_t timeout = 1000000000ULL;
+	uint8_t src[16], dst[16];
+	bool has_dscp = false;
+	uint32_t n = 0, got, i;
+	uint8_t dscp = 0;
+	int a = 3;
+
+	if (argc < 4)
+		usage();
+	parse_gid(argv[1], src);
+	parse_gid(argv[2], dst);
+	for (; a + 1 < argc && !strchr(argv[a], ':'); a += 2) {
+		if (!strcmp(argv[a], "timeout")) {
+			timeout = parse_time_ns(argv[a + 1], "timeout");
+		} else if (!strcmp(argv[a], "dscp")) {
+			dscp = parse_ulong(argv[a + 1], 63, "DSCP");
+			has_dscp = true;
+		} else {
+			usage();
+		}
+	}
+	for (; a < argc; a++) {
+		struct in6_addr probe;
+		const char *colon = strchr(argv[a], ':');
+
+		if (n == MRC_NL_EP_MAX_REQS || !colon)
+			usage();
+		reqs[n].req_id = n + 1;
+		memcpy(reqs[n].sgid, src, 16);
+		memcpy(reqs[n].dgid, dst, 16);
+		parse_ev(argv[a], inet_pton(AF_INET6, colon + 1, &probe) == 1 ?
+			 MRC_NL_FMT_SRV6 : MRC_NL_FMT_UDP, &reqs[n].ev);
+		reqs[n].has_dscp = has_dscp;
+		reqs[n].dscp = dscp;
+		reqs[n].timeout_ns = timeout;
+		n++;
+	}
+	if (!n)
+		usage();
+	check(nl, mrc_nl_ep_probe(nl, argv[0], reqs, n, rsp, &got));
+	for (i = 0; i < got; i++)
+		printf("probe %u plane %u rtt %llu%s\n", rsp[i].req_id,
+		       rsp[i].plane, (unsigned long long)rsp[i].rtt_ns,
+		       rsp[i].svc_time_removed ? " svc-removed" : "");
+	printf("answered %u of %u\n", got, n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct mrc_nl *nl;
@@ -790,6 +864,8 @@ int main(int argc, char **argv)
 		err = cmd_planes(nl, argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "cc"))
 		err = cmd_cc(nl, argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "probe"))
+		err = cmd_probe(nl, argc - 2, argv + 2);
 	else
 		usage();
 	mrc_nl_close(nl);

@@ -45,11 +45,11 @@ local SACK_MAX_WORDS = 4
 local PSN_MASK = 0xffffff
 
 -- Extension header parts, in wire order.
-local MSGH, RADDR, IMM, IETH, ATOM, ORIG, ACK, PROBE, PLANES, DETH =
-	"MSGH", "RADDR", "IMM", "IETH", "ATOM", "ORIG", "ACK", "PROBE",
-	"PLANES", "DETH"
+local MSGH, RADDR, IMM, IETH, ATOM, ORIG, ACK, PROBE, PLANES, DETH,
+	EPROBE = "MSGH", "RADDR", "IMM", "IETH", "ATOM", "ORIG", "ACK",
+	"PROBE", "PLANES", "DETH", "EPROBE"
 local part_len = { MSGH = 12, RADDR = 16, IMM = 8, IETH = 8, ATOM = 16,
-	ORIG = 8, ACK = 24, PROBE = 16, PLANES = 8, DETH = 8 }
+	ORIG = 8, ACK = 24, PROBE = 16, PLANES = 8, DETH = 8, EPROBE = 16 }
 
 local F_ACK_REQ, F_SOLICITED, F_RETRANSMIT, F_TRIMMED = 0x01, 0x02, 0x04, 0x08
 local F_DATA = F_ACK_REQ + F_RETRANSMIT + F_TRIMMED
@@ -80,6 +80,8 @@ local opcodes = {
 	[0x21] = { "PROBE_REPLY", { PROBE }, false, 0, "path" },
 	[0x22] = { "PLANE_STATE", { PLANES }, false, 0, "planes" },
 	[0x23] = { "PLANE_STATE_ACK", { PLANES }, false, 0, "planes" },
+	[0x24] = { "EP_PROBE", { EPROBE }, false, 0, "device" },
+	[0x25] = { "EP_PROBE_REPLY", { EPROBE }, false, 0, "device" },
 	[0x30] = { "UD_SEND", { DETH }, true, F_UD, "datagram" },
 	[0x31] = { "UD_SEND_IMM", { DETH, IMM }, true, F_UD, "datagram" },
 }
@@ -162,6 +164,14 @@ f.sack_count = ProtoField.uint32("mrc.sack.count", "PSNs selectively acked",
 f.probe_id = ProtoField.uint32("mrc.probe.id", "Probe id", base.HEX)
 f.probe_ts = ProtoField.uint32("mrc.probe.ts", "Probe timestamp", base.DEC)
 f.probe_ev = ProtoField.uint32("mrc.probe.ev", "Probed EV", base.HEX)
+
+f.ep_cookie = ProtoField.uint32("mrc.ep_probe.cookie", "Probe cookie",
+	base.HEX)
+f.ep_ts = ProtoField.uint32("mrc.ep_probe.ts", "Prober's timestamp",
+	base.DEC)
+f.ep_plane = ProtoField.uint8("mrc.ep_probe.plane", "Plane", base.DEC)
+f.ep_svc_ns = ProtoField.uint32("mrc.ep_probe.svc_ns",
+	"Responder's service time (ns)", base.DEC)
 
 f.plane_seq = ProtoField.uint32("mrc.planes.seq", "State sequence",
 	base.HEX)
@@ -287,6 +297,18 @@ local function check(p)
 		    bit.band(p.down_mask, bit.bnot(all)) ~= 0 or
 		    p.down_mask == all then
 			return "bad_planes"
+		end
+	end
+	if p.ep_plane ~= nil then
+		-- For the device: no QP, PSN or EV.
+		if p.dqpn ~= 0 or p.sqpn ~= 0 or p.psn ~= 0 or p.ev ~= 0 then
+			return "reserved_set"
+		end
+		if p.ep_plane >= MAX_PLANES then
+			return "bad_planes"
+		end
+		if p.opcode == 0x24 and p.ep_svc_ns ~= 0 then
+			return "reserved_set"
 		end
 	end
 	if p.payload_present > p.payload_len then
@@ -557,6 +579,14 @@ local function dissect(tvb, pinfo, root)
 			reserved(sub, tvb, off + 12, 4, p)
 			info[#info + 1] = string.format("id %s EV %s", hex(id, 8),
 				hex(ev, 8))
+		elseif part == EPROBE then
+			local cookie = add_u32(sub, f.ep_cookie, tvb, off)
+			add_u32(sub, f.ep_ts, tvb, off + 4)
+			p.ep_plane = add_u8(sub, f.ep_plane, tvb, off + 8)
+			reserved(sub, tvb, off + 9, 3, p)
+			p.ep_svc_ns = add_u32(sub, f.ep_svc_ns, tvb, off + 12)
+			info[#info + 1] = string.format("cookie %s plane %d",
+				hex(cookie, 8), p.ep_plane)
 		elseif part == PLANES then
 			local seq = add_u32(sub, f.plane_seq, tvb, off)
 			p.n_planes = add_u8(sub, f.n_planes, tvb, off + 4)

@@ -105,6 +105,15 @@ enum mrc_ctl_cmd {
 	 * SRV6, STATE, REASON and DROP_COUNT.
 	 */
 	MRC_CTL_CMD_EV_EVENT,
+	/*
+	 * admin: DEV, EP_REQS (nests of EP_REQ: REQ_ID, SGID, DGID, EV with
+	 * PLANE and UDP_SPORT or SRV6, [DSCP], TIMEOUT). Sends a
+	 * connectionless probe per request, which the peer's device answers,
+	 * and waits for the answers; answers DEV, EP_REQS (EP_REQ: REQ_ID,
+	 * PLANE, RTT, [SVC_TIME_REMOVED]) in arrival order, the unanswered
+	 * requests left out.
+	 */
+	MRC_CTL_CMD_EP_PROBE,
 	__MRC_CTL_CMD_MAX,
 };
 
@@ -178,6 +187,8 @@ enum mrc_ctl_attr {
 	 * profile reports as EV_EVENTs; 0 (the default) reports none
 	 */
 	MRC_CTL_A_EVENT_MASK,
+	MRC_CTL_A_EP_REQS,		/* nest of MRC_CTL_A_EP_REQ */
+	MRC_CTL_A_EP_REQ,		/* nest of enum mrc_ctl_ep_attr */
 	__MRC_CTL_A_MAX,
 };
 
@@ -256,6 +267,42 @@ enum mrc_ctl_plane_attr {
 };
 
 #define MRC_CTL_PLANE_A_MAX (__MRC_CTL_PLANE_A_MAX - 1)
+
+/*
+ * Requests of one EP_PROBE at most (their nest's length is 16 bits); a
+ * request's TIMEOUT at most.
+ */
+#define MRC_CTL_EP_MAX_REQS		512
+#define MRC_CTL_EP_TIMEOUT_MAX_NS	10000000000ULL
+
+/*
+ * A connectionless probe (EP_PROBE): the request's attributes, then the
+ * answer's. GIDs are 16 bytes, IPv6 or IPv4-mapped IPv6: SGID one of the
+ * device's, DGID the peer's unicast address of the same family. The EV
+ * nest names the plane the probe leaves on and its path: a UDP source
+ * port, or an SRv6 container that ends with DGID's uSID.
+ */
+enum mrc_ctl_ep_attr {
+	MRC_CTL_EP_A_UNSPEC,
+	MRC_CTL_EP_A_REQ_ID,		/* u16: unique within the request */
+	MRC_CTL_EP_A_SGID,		/* binary, 16 bytes */
+	MRC_CTL_EP_A_DGID,		/* binary, 16 bytes */
+	MRC_CTL_EP_A_EV,		/* nest of enum mrc_ctl_ev_attr */
+	MRC_CTL_EP_A_DSCP,		/* u8, 0..63; default CTRL_DSCP */
+	MRC_CTL_EP_A_TIMEOUT,		/* u64 ns, 1..EP_TIMEOUT_MAX_NS */
+	/*
+	 * answer: the plane the reply came back on (the responder sends it
+	 * on the probe's plane when that one is up there)
+	 */
+	MRC_CTL_EP_A_PLANE,		/* u32 */
+	MRC_CTL_EP_A_RTT,		/* u64 ns */
+	/* flag: RTT has the responder's service time removed */
+	MRC_CTL_EP_A_SVC_TIME_REMOVED,
+	MRC_CTL_EP_A_PAD,
+	__MRC_CTL_EP_A_MAX,
+};
+
+#define MRC_CTL_EP_A_MAX (__MRC_CTL_EP_A_MAX - 1)
 
 /* The congestion control algorithm of CC profiles (OCP's name for it). */
 #define MRC_CTL_CC_ALGORITHM	"uet-1.0-nscc"

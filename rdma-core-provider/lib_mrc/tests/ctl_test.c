@@ -14,6 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <linux/genetlink.h>
 #include <math.h>
 #include <string.h>
@@ -803,11 +804,11 @@ static void device_query(void)
 					    "uet-1.0-nscc") &&
 	      !attr.cc.algorithms[1]);
 	CHECK_EQ(attr.phy_port_mask, 0x6);
-	/* EV events, whose drop_count is a lower bound only. */
+	/* EV events, whose drop_count is a lower bound only; EV probes. */
 	CHECK_EQ(attr.opt_attr, MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE |
-				MRC_CTL_OPT_CAP_EV_EVENT);
-	CHECK(!(attr.opt_attr & (MRC_CTL_OPT_CAP_EV_EVENT_PRECISE_DROP_CNT |
-				 MRC_CTL_OPT_CAP_EP_OP_EV_PROBE)));
+				MRC_CTL_OPT_CAP_EV_EVENT |
+				MRC_CTL_OPT_CAP_EP_OP_EV_PROBE);
+	CHECK(!(attr.opt_attr & MRC_CTL_OPT_CAP_EV_EVENT_PRECISE_DROP_CNT));
 
 	/* A device of another vendor: supported 0, nothing asked. */
 	fake_other.vendor_part_id = 1;
@@ -1569,7 +1570,11 @@ static void not_in_the_kernel_yet(void)
 	struct mrc_ctl_ep_rsp rsp;
 	int n = 7;
 
-	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+	req.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
+	req.req_ev.port = 1;
+	req.req_ev.val[1] = 1;
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
 					       &req, 1, 1000, &rsp, &n),
 		    EOPNOTSUPP);
 	CHECK_EQ(n, 0);
@@ -1583,6 +1588,263 @@ static void not_in_the_kernel_yet(void)
 					       &req, 1, 1000, &rsp, NULL),
 		    EINVAL);
 	CHECK_EQ(fake_nl.num_requests, 0);
+	CHECK_EQ(mrc_destroy_context(ctx), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* EV probes                                                           */
+/* ------------------------------------------------------------------ */
+
+static const uint8_t ep_src[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 1 };
+static const uint8_t ep_dst[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 2 };
+static const uint8_t ep_srv6[16] = { 0xfc, 0, 0, 0, 0x01, 0x00, 0, 2 };
+
+static void ep_req(struct mrc_ctl_ep_req *r, uint16_t id, uint8_t port,
+		   uint16_t sport)
+{
+	memset(r, 0, sizeof(*r));
+	r->req_id = id;
+	memcpy(r->sgid.raw, ep_src, 16);
+	memcpy(r->dgid.raw, ep_dst, 16);
+	r->ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
+	r->req_ev.port = port;
+	r->req_ev.val[0] = sport >> 8;
+	r->req_ev.val[1] = sport & 0xff;
+}
+
+/* One answer of EP_PROBE's, inside the EP_REQS nest being built. */
+static void ep_answer(struct nlmsghdr *nlh, uint16_t id, uint32_t plane,
+		      uint64_t rtt, bool svc)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, U_A_EP_REQ);
+
+	mnl_attr_put_u16(nlh, U_EP_REQ_ID, id);
+	mnl_attr_put_u32(nlh, U_EP_PLANE, plane);
+	mnl_attr_put_u64(nlh, U_EP_RTT, rtt);
+	if (svc)
+		mnl_attr_put(nlh, U_EP_SVC_TIME_REMOVED, 0, NULL);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+/* Checks request @i's EP_REQ @n: id, GIDs, EV, DSCP and timeout. */
+static void ep_check_req(const struct nlattr *list, int n, uint16_t id,
+			 uint32_t plane, int sport, const uint8_t *srv6,
+			 uint8_t dscp, uint64_t timeout)
+{
+	const struct nlattr *r = nest_nth(list, n), *ev;
+
+	CHECK(r && mnl_attr_get_type(r) == U_A_EP_REQ);
+	CHECK_EQ(attr_uint(nest_attr(r, U_EP_REQ_ID), 2), id);
+	CHECK(!memcmp(mnl_attr_get_payload(nest_attr(r, U_EP_SGID)), ep_src,
+		      16));
+	CHECK(!memcmp(mnl_attr_get_payload(nest_attr(r, U_EP_DGID)), ep_dst,
+		      16));
+	ev = nest_attr(r, U_EP_EV);
+	CHECK_EQ(attr_uint(nest_attr(ev, U_EV_PLANE), 4), plane);
+	if (srv6) {
+		CHECK(!nest_attr(ev, U_EV_UDP_SPORT));
+		CHECK(!memcmp(mnl_attr_get_payload(nest_attr(ev, U_EV_SRV6)),
+			      srv6, 16));
+	} else {
+		CHECK(!nest_attr(ev, U_EV_SRV6));
+		CHECK_EQ(attr_uint(nest_attr(ev, U_EV_UDP_SPORT), 2), sport);
+	}
+	CHECK_EQ(attr_uint(nest_attr(r, U_EP_DSCP), 1), dscp);
+	CHECK_EQ(attr_uint(nest_attr(r, U_EP_TIMEOUT), 8), (long long)timeout);
+	CHECK_EQ(count_nested(r), 6);
+}
+
+static void ep_probe_request_and_answer(void)
+{
+	struct mrc_context *ctx = ctl_setup();
+	struct mrc_ctl_ep_req req[3];
+	struct mrc_ctl_ep_rsp rsp[3];
+	const struct nlattr *list;
+	struct fake_nl_answer *a;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int n = 9;
+
+	ep_req(&req[0], 7, 1, 49152);
+	ep_req(&req[1], 8, 2, 0);
+	req[1].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_SRV6;
+	memcpy(req[1].req_ev.val, ep_srv6, 16);
+	ep_req(&req[2], 9, 8, 65535);
+	/* The kernel answers 8 then 7, out of order; 9 unanswered. */
+	a = fake_nl_answer(0);
+	nlh = fake_nl_msg(a, U_CMD_EP_PROBE);
+	mnl_attr_put_strz(nlh, U_A_DEV, "mrc9");
+	nest = mnl_attr_nest_start(nlh, U_A_EP_REQS);
+	ep_answer(nlh, 8, 1, 1500, true);
+	ep_answer(nlh, 7, 0, 5000000000ull, false);
+	mnl_attr_nest_end(nlh, nest);
+	fake_nl_msg_end(a, nlh);
+	CHECK_EQ(mrc_ctl_ep_batch_send_wait(ctx, 46 << 2 | 1,
+					    MRC_CTL_EP_OP_EV_PROBE, req, 3,
+					    250000000, rsp, &n), 0);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(rsp[0].req_id, 8);
+	CHECK_EQ(rsp[0].port, 2);
+	CHECK_EQ(rsp[0].rtt, 1500);
+	CHECK_EQ(rsp[0].adj_svc_time, 1);
+	CHECK_EQ(rsp[1].req_id, 7);
+	CHECK_EQ(rsp[1].port, 1);
+	CHECK_EQ(rsp[1].rtt, UINT_MAX);	/* 5 s does not fit */
+	CHECK_EQ(rsp[1].adj_svc_time, 0);
+
+	/* The request: DEV and the three probes, attribute by attribute. */
+	CHECK_EQ(fake_nl.num_requests, 1);
+	CHECK_EQ(req_cmd(0), U_CMD_EP_PROBE);
+	CHECK(!(req_msg(0)->nlmsg_flags & NLM_F_DUMP));
+	CHECK(!strcmp(mnl_attr_get_str(msg_attr(req_msg(0), U_A_DEV)),
+		      "mrc9"));
+	CHECK_EQ(count_attrs(req_msg(0)), 2);
+	list = msg_attr(req_msg(0), U_A_EP_REQS);
+	CHECK_EQ(count_nested(list), 3);
+	/* The DSCP is the traffic class's upper six bits. */
+	ep_check_req(list, 0, 7, 0, 49152, NULL, 46, 250000000);
+	ep_check_req(list, 1, 8, 1, -1, ep_srv6, 46, 250000000);
+	ep_check_req(list, 2, 9, 7, 65535, NULL, 46, 250000000);
+
+	/* No answer at all: success, none reported. */
+	fake_nl_reset();
+	a = fake_nl_answer(0);
+	nlh = fake_nl_msg(a, U_CMD_EP_PROBE);
+	nest = mnl_attr_nest_start(nlh, U_A_EP_REQS);
+	mnl_attr_nest_end(nlh, nest);
+	fake_nl_msg_end(a, nlh);
+	n = 9;
+	CHECK_EQ(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					    req, 1, 1, rsp, &n), 0);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(mrc_destroy_context(ctx), 0);
+}
+
+/* Each answer in @bad is malformed: EBADMSG, nothing reported. */
+static void ep_probe_bad_answers(void)
+{
+	struct mrc_context *ctx = ctl_setup();
+	struct mrc_ctl_ep_req req[2];
+	struct mrc_ctl_ep_rsp rsp[2];
+	int n, i;
+
+	ep_req(&req[0], 1, 1, 49152);
+	ep_req(&req[1], 2, 1, 49153);
+	for (i = 0; i < 6; i++) {
+		struct fake_nl_answer *a;
+		struct nlmsghdr *nlh;
+		struct nlattr *nest, *r;
+
+		fake_nl_reset();
+		a = fake_nl_answer(0);
+		nlh = fake_nl_msg(a, U_CMD_EP_PROBE);
+		if (i != 0) {
+			nest = mnl_attr_nest_start(nlh, U_A_EP_REQS);
+			switch (i) {
+			case 1:		/* no RTT */
+				r = mnl_attr_nest_start(nlh, U_A_EP_REQ);
+				mnl_attr_put_u16(nlh, U_EP_REQ_ID, 1);
+				mnl_attr_put_u32(nlh, U_EP_PLANE, 0);
+				mnl_attr_nest_end(nlh, r);
+				break;
+			case 2:		/* a plane the wire cannot name */
+				ep_answer(nlh, 1, 8, 10, false);
+				break;
+			case 3:		/* one request answered twice */
+				ep_answer(nlh, 1, 0, 10, false);
+				ep_answer(nlh, 1, 0, 11, false);
+				break;
+			case 4:		/* more answers than requests */
+				ep_answer(nlh, 1, 0, 10, false);
+				ep_answer(nlh, 2, 0, 10, false);
+				ep_answer(nlh, 3, 0, 10, false);
+				break;
+			case 5:		/* RTT as a u32 */
+				r = mnl_attr_nest_start(nlh, U_A_EP_REQ);
+				mnl_attr_put_u16(nlh, U_EP_REQ_ID, 1);
+				mnl_attr_put_u32(nlh, U_EP_PLANE, 0);
+				mnl_attr_put_u32(nlh, U_EP_RTT, 10);
+				mnl_attr_nest_end(nlh, r);
+				break;
+			}
+			mnl_attr_nest_end(nlh, nest);
+		}
+		fake_nl_msg_end(a, nlh);
+		n = 9;
+		CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
+						       MRC_CTL_EP_OP_EV_PROBE,
+						       req, 2, 1000, rsp, &n),
+			    EBADMSG);
+		CHECK_EQ(n, 0);
+		if (ktap_case_failed) {
+			printf("# answer %d\n", i);
+			break;
+		}
+	}
+	CHECK_EQ(mrc_destroy_context(ctx), 0);
+}
+
+static void ep_probe_refused(void)
+{
+	struct mrc_context *ctx = ctl_setup();
+	struct mrc_ctl_ep_req req[2];
+	struct mrc_ctl_ep_rsp rsp[2];
+	int n;
+
+	/* Refused by lib_mrc, nothing sent. */
+	ep_req(&req[0], 1, 0, 49152);		/* port 0 */
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 1, 1000, rsp, &n), EINVAL);
+	ep_req(&req[0], 1, 9, 49152);		/* port 9 */
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 1, 1000, rsp, &n), EINVAL);
+	ep_req(&req[0], 1, 1, 0);		/* source port 0 */
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 1, 1000, rsp, &n), EINVAL);
+	ep_req(&req[0], 1, 1, 49152);
+	req[0].req_ev.val[5] = 1;		/* bytes past the port */
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 1, 1000, rsp, &n), EINVAL);
+	ep_req(&req[0], 1, 1, 49152);
+	req[0].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_STEV;
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 1, 1000, rsp, &n),
+		    EOPNOTSUPP);
+	req[0].ev_fmt_mode = 0;
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 1, 1000, rsp, &n), EINVAL);
+	ep_req(&req[0], 1, 1, 49152);
+	req[0].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_SRV6;
+	req[0].req_ev.val[20] = 1;		/* an SRH segment */
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 1, 1000, rsp, &n),
+		    EOPNOTSUPP);
+	ep_req(&req[0], 1, 1, 49152);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 1, 0, rsp, &n), EINVAL);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 513, 1000, rsp, &n),
+		    EINVAL);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       NULL, 1, 1000, rsp, &n), EINVAL);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 1, 1000, NULL, &n), EINVAL);
+	CHECK_EQ(fake_nl.num_requests, 0);
+
+	/* Refused by the kernel: its errno and message, nothing reported. */
+	ep_req(&req[1], 1, 1, 49153);
+	fake_nl_answer(EINVAL)->why = "REQ_ID used twice";
+	n = 9;
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 2, 1000, rsp, &n), EINVAL);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(fake_nl.num_requests, 1);
+	fake_nl_answer(ENODEV);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 1, 1000, rsp, &n), ENODEV);
+	fake_nl_answer(EINTR);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					       req, 1, 1000, rsp, &n), EINTR);
 	CHECK_EQ(mrc_destroy_context(ctx), 0);
 }
 
@@ -1613,6 +1875,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(ev_event_decoded),
 	KTAP_CASE(ev_event_cq),
 	KTAP_CASE(not_in_the_kernel_yet),
+	KTAP_CASE(ep_probe_request_and_answer),
+	KTAP_CASE(ep_probe_bad_answers),
+	KTAP_CASE(ep_probe_refused),
 };
 
 KTAP_MAIN("lib_mrc_ctl", cases)

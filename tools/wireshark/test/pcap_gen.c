@@ -227,6 +227,14 @@ static void want_fields(const struct mrc_pkt *p)
 	} else {
 		want("mrc.probe.id", "");
 	}
+	if (ext & MRC_EXT_EP_PROBE) {
+		want_u("mrc.ep_probe.cookie", p->ep_probe.cookie);
+		want_u("mrc.ep_probe.ts", p->ep_probe.ts);
+		want_u("mrc.ep_probe.plane", p->ep_probe.plane);
+		want_u("mrc.ep_probe.svc_ns", p->ep_probe.svc_ns);
+	} else {
+		want("mrc.ep_probe.cookie", "");
+	}
 	if (ext & MRC_EXT_PLANES) {
 		char down[64] = "";
 
@@ -588,6 +596,19 @@ int main(int argc, char **argv)
 	p.plane_state.down_mask = 0x7f;
 	emit(&p, 0);
 
+	/* The controller's probes: for the device, no QP, PSN or EV. */
+	memset(&p, 0, sizeof(p));
+	p.hdr.opcode = MRC_OP_EP_PROBE;
+	p.hdr.ts = 0xa1b2c3d4;
+	p.ep_probe.cookie = 0x0007002a;
+	p.ep_probe.ts = 123456789;
+	p.ep_probe.plane = 1;
+	emit(&p, 0);
+	p.hdr.opcode = MRC_OP_EP_PROBE_REPLY;
+	p.ep_probe.plane = 7;
+	p.ep_probe.svc_ns = 4321;
+	emit(&p, 0);
+
 	/* Datagrams. */
 	base(&p, MRC_OP_UD_SEND, 0, 11);
 	p.hdr.dqpn = 1;
@@ -669,6 +690,10 @@ int main(int argc, char **argv)
 	emit_poked(&p, 40, &plain, -1, 0, -1);		/* bad_length */
 	data(&p, MRC_OP_SEND, 0, 22, 0, 64, 32);
 	emit_poked(&p, 32, &plain, 39, 60, -1);		/* bad_offset */
+	memset(&p, 0, sizeof(p));
+	p.hdr.opcode = MRC_OP_EP_PROBE;
+	emit_poked(&p, 0, &plain, 7, 1, -1);		/* reserved_set: dqpn */
+	emit_poked(&p, 0, &plain, 40, 9, -1);		/* bad_planes */
 
 	if (fclose(pcap) || fclose(expect))
 		die("cannot write the output files");

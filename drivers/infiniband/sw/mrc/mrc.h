@@ -43,6 +43,11 @@
  *	freeing key indices (process context); key lookups take no lock
  *	(RCU plus a reference per MR). No lock of ours is taken in
  *	mrc_mr_*(); they may be called under any of them, from softirq.
+ * Controller probes (mrc_ep.h): one module-wide spinlock (BH) guards the
+ *	devices' lists of probe batches and their answers, a leaf taken by
+ *	the receive path and the EP_PROBE handler; the handler waits for
+ *	answers with no lock and no device reference held. Each device's
+ *	ep.rl_lock (softirq only) guards its answer rate limiter.
  *
  * Lifetime
  * --------
@@ -80,6 +85,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc_param.h"
+#include "mrc_ep.h"
 #include "mrc_mr.h"
 #include "mrc_ctl_events.h"
 #include "mrc_profile.h"
@@ -134,6 +140,9 @@ struct mrc_dev {
 	struct mrc_profile_table profiles;
 	/* EV events on their way to the controller (mrc_ctl_events.h). */
 	struct mrc_ctl_events events;
+
+	/* The controller's connectionless probes (mrc_ep.h). */
+	struct mrc_ep_dev ep;
 
 	/* What the controller set (mrc_settings.h has the lock rules). */
 	spinlock_t settings_lock;

@@ -3,7 +3,7 @@
  * The controller's generic netlink family "mrc" (include/uapi/rdma/mrc-ctl.h):
  * EV profiles in and out, denying single EVs, the device settings
  * (spraying, DSCPs, the CC profile), every connection's EV states and the
- * device's planes.
+ * device's planes, and the controller's connectionless probes.
  * Documentation/controller.rst lists the messages; mrcctl (tools/mrcctl)
  * speaks them.
  *
@@ -16,6 +16,7 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 #include <net/ipv6.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/mrc-ctl.h>
 
@@ -63,6 +64,15 @@ static const struct nla_policy mrc_ctl_cc_policy[MRC_CTL_CC_A_MAX + 1] = {
 #define MRC_CTL_EV_EVENT_MASK_ALL					\
 	(BIT(MRC_CTL_EV_UNKNOWN) | BIT(MRC_CTL_EV_GOOD) |		\
 	 BIT(MRC_CTL_EV_ASSUMED_BAD) | BIT(MRC_CTL_EV_DENIED))
+static const struct nla_policy mrc_ctl_ep_policy[MRC_CTL_EP_A_MAX + 1] = {
+	[MRC_CTL_EP_A_REQ_ID] = { .type = NLA_U16 },
+	[MRC_CTL_EP_A_SGID] = NLA_POLICY_EXACT_LEN(sizeof(union ib_gid)),
+	[MRC_CTL_EP_A_DGID] = NLA_POLICY_EXACT_LEN(sizeof(union ib_gid)),
+	[MRC_CTL_EP_A_EV] = NLA_POLICY_NESTED(mrc_ctl_ev_policy),
+	/* Range-checked by the handler, which says what the range is. */
+	[MRC_CTL_EP_A_DSCP] = { .type = NLA_U8 },
+	[MRC_CTL_EP_A_TIMEOUT] = { .type = NLA_U64 },
+};
 
 static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
 	[MRC_CTL_A_DEV] = { .type = NLA_NUL_STRING,
@@ -97,6 +107,7 @@ static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
 			       .len = MRC_CTL_PRESET_NAME_MAX - 1 },
 	[MRC_CTL_A_EVENT_MASK] = NLA_POLICY_MASK(NLA_U32,
 						 MRC_CTL_EV_EVENT_MASK_ALL),
+	[MRC_CTL_A_EP_REQS] = NLA_POLICY_NESTED_ARRAY(mrc_ctl_ep_policy),
 };
 
 /* Names of enum mrc_preset, as the uapi spells them. */
@@ -960,11 +971,13 @@ static void mrc_ctl_cc_blame(const struct mrc_nscc_params *p,
 /*
  * CC_SET: the attributes given replace those of the current profile (or of
  * the device preset's with CC_RESET); the result must pass
- * mrc_nscc_params_check() as a whole, or nothing changes. Generic netlink
- * runs the doits of this family one at a time (no parallel_ops), so two
- * controllers cannot lose each other's changes between the read and the
- * write.
+ * mrc_nscc_params_check() as a whole, or nothing changes. The family's
+ * handlers run in parallel (EP_PROBE waits), so CC_SETs take
+ * mrc_ctl_cc_lock: two controllers cannot lose each other's changes
+ * between the read and the write.
  */
+static DEFINE_MUTEX(mrc_ctl_cc_lock);
+
 static int mrc_ctl_cc_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[MRC_CTL_CC_A_MAX + 1] = {};
@@ -990,6 +1003,7 @@ static int mrc_ctl_cc_set(struct sk_buff *skb, struct genl_info *info)
 	mdev = mrc_ctl_get_dev(attrs, genl_info_net(info), extack);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
+	mutex_lock(&mrc_ctl_cc_lock);
 	spin_lock_bh(&mdev->settings_lock);
 	if (reset)
 		mrc_preset_cc(mdev->settings.preset, &base);
@@ -1014,6 +1028,7 @@ static int mrc_ctl_cc_set(struct sk_buff *skb, struct genl_info *info)
 			   !!nla_get_u8(attrs[MRC_CTL_A_CC_ENABLED]));
 	spin_unlock_bh(&mdev->settings_lock);
 out:
+	mutex_unlock(&mrc_ctl_cc_lock);
 	mrc_ctl_put_dev(mdev);
 	return err;
 }
@@ -1496,6 +1511,254 @@ void mrc_ctl_event(struct mrc_dev *mdev, const struct mrc_profile *profile,
 	queue_work(system_wq, &q->work);
 }
 
+/* ------------------------------------------------------------------ */
+/* Connectionless probes                                               */
+/* ------------------------------------------------------------------ */
+
+/* The EV nest of a probe: its plane and path towards @dst. */
+static int mrc_ctl_ep_parse_ev(const struct nlattr *nest,
+			       const struct mrc_net_addr *dst,
+			       struct mrc_ep_req *r,
+			       struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[MRC_CTL_EV_A_MAX + 1];
+	struct mrc_ev_value ev = {};
+	int err;
+
+	err = nla_parse_nested(tb, MRC_CTL_EV_A_MAX, nest, mrc_ctl_ev_policy,
+			       extack);
+	if (err)
+		return err;
+	if (!tb[MRC_CTL_EV_A_UDP_SPORT] == !tb[MRC_CTL_EV_A_SRV6]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "an EV is a UDP source port or an SRv6 address");
+		return -EINVAL;
+	}
+	ev.plane = tb[MRC_CTL_EV_A_PLANE] ?
+		nla_get_u32(tb[MRC_CTL_EV_A_PLANE]) : 0;
+	if (tb[MRC_CTL_EV_A_UDP_SPORT]) {
+		ev.format = MRC_EV_FMT_UDP;
+		ev.udp_sport = nla_get_u16(tb[MRC_CTL_EV_A_UDP_SPORT]);
+	} else {
+		ev.format = MRC_EV_FMT_SRV6;
+		nla_memcpy(ev.srv6, tb[MRC_CTL_EV_A_SRV6], sizeof(ev.srv6));
+	}
+	err = mrc_ev_value_check(&ev, MRC_EV_PROFILE_MAX_PLANES);
+	if (!err && ev.format == MRC_EV_FMT_SRV6 && dst->family != AF_INET6)
+		err = -EINVAL;
+	if (!err)
+		err = mrc_ev_profile_path(&ev, dst->v6.s6_addr, &r->path);
+	if (err) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "unusable EV value, or an SRv6 path that does not end at DGID");
+		return -EINVAL;
+	}
+	r->plane = ev.plane;
+	return 0;
+}
+
+/* GID @attr as an address; one of @mdev's when @ours, else a peer's. */
+static int mrc_ctl_ep_gid(struct mrc_dev *mdev, const struct nlattr *attr,
+			  bool ours, struct mrc_net_addr *addr,
+			  struct netlink_ext_ack *extack)
+{
+	const struct ib_gid_attr *gattr;
+	union ib_gid gid;
+
+	nla_memcpy(&gid, attr, sizeof(gid));
+	mrc_net_addr_from_gid(&gid, addr);
+	if (ours) {
+		gattr = rdma_find_gid_by_port(&mdev->ib_dev, &gid,
+					      IB_GID_TYPE_ROCE_UDP_ENCAP, 1,
+					      NULL);
+		if (IS_ERR(gattr)) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "not a RoCE v2 GID of the device");
+			return -EINVAL;
+		}
+		rdma_put_gid_attr(gattr);
+	} else if (!mrc_ep_addr_ok(addr)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "not a unicast address");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int mrc_ctl_ep_parse_req(struct mrc_dev *mdev,
+				const struct nlattr *nest,
+				struct mrc_ep_req *r, unsigned long *ids,
+				struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[MRC_CTL_EP_A_MAX + 1];
+	u64 timeout;
+	int err;
+
+	err = nla_parse_nested(tb, MRC_CTL_EP_A_MAX, nest, mrc_ctl_ep_policy,
+			       extack);
+	if (err)
+		return err;
+	if (!tb[MRC_CTL_EP_A_REQ_ID] || !tb[MRC_CTL_EP_A_SGID] ||
+	    !tb[MRC_CTL_EP_A_DGID] || !tb[MRC_CTL_EP_A_EV] ||
+	    !tb[MRC_CTL_EP_A_TIMEOUT]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "a probe needs REQ_ID, SGID, DGID, EV and TIMEOUT");
+		return -EINVAL;
+	}
+	r->req_id = nla_get_u16(tb[MRC_CTL_EP_A_REQ_ID]);
+	if (test_and_set_bit(r->req_id, ids)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_CTL_EP_A_REQ_ID],
+				    "REQ_ID used twice");
+		return -EINVAL;
+	}
+	err = mrc_ctl_ep_gid(mdev, tb[MRC_CTL_EP_A_SGID], true, &r->src,
+			     extack);
+	if (!err)
+		err = mrc_ctl_ep_gid(mdev, tb[MRC_CTL_EP_A_DGID], false,
+				     &r->dst, extack);
+	if (err)
+		return err;
+	if (r->src.family != r->dst.family) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "SGID and DGID of different families");
+		return -EINVAL;
+	}
+	err = mrc_ctl_ep_parse_ev(tb[MRC_CTL_EP_A_EV], &r->dst, r, extack);
+	if (err)
+		return err;
+	err = mrc_ctl_check_dscp(tb[MRC_CTL_EP_A_DSCP], extack);
+	if (err)
+		return err;
+	r->dscp = tb[MRC_CTL_EP_A_DSCP] ? nla_get_u8(tb[MRC_CTL_EP_A_DSCP]) :
+		READ_ONCE(mdev->settings.ctrl_dscp);
+	timeout = nla_get_u64(tb[MRC_CTL_EP_A_TIMEOUT]);
+	if (!timeout || timeout > MRC_EP_TIMEOUT_MAX_NS) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_CTL_EP_A_TIMEOUT],
+				    "a timeout is 1 ns to 10 s");
+		return -ERANGE;
+	}
+	r->timeout_ns = timeout;
+	return 0;
+}
+
+static int mrc_ctl_ep_parse(struct mrc_dev *mdev, const struct nlattr *list,
+			    struct mrc_ep_batch *batch,
+			    struct netlink_ext_ack *extack)
+{
+	unsigned long *ids;
+	struct nlattr *nest;
+	int rem, err = 0;
+	u32 i = 0;
+
+	ids = bitmap_zalloc(U16_MAX + 1, GFP_KERNEL);
+	if (!ids)
+		return -ENOMEM;
+	nla_for_each_nested(nest, list, rem) {
+		err = mrc_ctl_ep_parse_req(mdev, nest, &batch->reqs[i++], ids,
+					   extack);
+		if (err)
+			break;
+	}
+	bitmap_free(ids);
+	return err;
+}
+
+static int mrc_ctl_ep_put_answers(struct sk_buff *msg,
+				  const struct mrc_ep_batch *batch)
+{
+	struct nlattr *list, *nest;
+	u32 i;
+
+	list = nla_nest_start(msg, MRC_CTL_A_EP_REQS);
+	if (!list)
+		return -EMSGSIZE;
+	for (i = 0; i < batch->n_answers; i++) {
+		const struct mrc_ep_answer *a = &batch->answers[i];
+
+		nest = nla_nest_start(msg, MRC_CTL_A_EP_REQ);
+		if (!nest ||
+		    nla_put_u16(msg, MRC_CTL_EP_A_REQ_ID, a->req_id) ||
+		    nla_put_u32(msg, MRC_CTL_EP_A_PLANE, a->plane) ||
+		    nla_put_u64_64bit(msg, MRC_CTL_EP_A_RTT, a->rtt_ns,
+				      MRC_CTL_EP_A_PAD) ||
+		    (a->svc_removed &&
+		     nla_put_flag(msg, MRC_CTL_EP_A_SVC_TIME_REMOVED)))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	nla_nest_end(msg, list);
+	return 0;
+}
+
+/*
+ * The caller waits for the answers without a reference on the device, so
+ * that removing it is not held up (mrc_ep.h); the family runs its
+ * handlers in parallel, so that the wait holds no generic netlink mutex.
+ */
+static int mrc_ctl_ep_probe(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	struct mrc_ep_batch *batch;
+	struct nlattr *nest;
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	int rem, count = 0;
+	void *hdr;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_CTL_A_EP_REQS))
+		return -EINVAL;
+	nla_for_each_nested(nest, attrs[MRC_CTL_A_EP_REQS], rem)
+		count++;
+	if (!count || count > MRC_EP_MAX_REQS) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[MRC_CTL_A_EP_REQS],
+				    "1 to 512 probes");
+		return count ? -E2BIG : -EINVAL;
+	}
+	mdev = mrc_ctl_get_dev(attrs, genl_info_net(info), extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	batch = mrc_ep_batch_alloc(count);
+	if (!batch) {
+		mrc_ctl_put_dev(mdev);
+		return -ENOMEM;
+	}
+	err = mrc_ctl_ep_parse(mdev, attrs[MRC_CTL_A_EP_REQS], batch, extack);
+	if (err) {
+		mrc_ctl_put_dev(mdev);
+		goto out;
+	}
+	mrc_ep_batch_start(mdev, batch);
+	mrc_ctl_put_dev(mdev);
+	err = mrc_ep_batch_wait(batch);
+	if (err)
+		goto out;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE + batch->n_answers *
+			  nla_total_size(nla_total_size(sizeof(u16)) +
+					 nla_total_size(sizeof(u32)) +
+					 nla_total_size_64bit(sizeof(u64)) +
+					 nla_total_size(0)), GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
+		goto out;
+	}
+	hdr = genlmsg_put_reply(msg, info, &mrc_ctl_family, 0,
+				MRC_CTL_CMD_EP_PROBE);
+	if (!hdr || nla_put(msg, MRC_CTL_A_DEV, nla_len(attrs[MRC_CTL_A_DEV]),
+			    nla_data(attrs[MRC_CTL_A_DEV])) ||
+	    mrc_ctl_ep_put_answers(msg, batch)) {
+		nlmsg_free(msg);
+		err = -EMSGSIZE;
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+	err = genlmsg_reply(msg, info);
+out:
+	mrc_ep_batch_free(batch);
+	return err;
+}
+
 static const struct genl_small_ops mrc_ctl_ops[] = {
 	{
 		.cmd = MRC_CTL_CMD_DEV_GET,
@@ -1547,6 +1810,11 @@ static const struct genl_small_ops mrc_ctl_ops[] = {
 		.cmd = MRC_CTL_CMD_PLANE_GET,
 		.dumpit = mrc_ctl_plane_dump,
 	},
+	{
+		.cmd = MRC_CTL_CMD_EP_PROBE,
+		.doit = mrc_ctl_ep_probe,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
 };
 
 static struct genl_family mrc_ctl_family __ro_after_init = {
@@ -1555,6 +1823,11 @@ static struct genl_family mrc_ctl_family __ro_after_init = {
 	.maxattr = MRC_CTL_A_MAX,
 	.policy = mrc_ctl_policy,
 	.netnsok = true,
+	/*
+	 * EP_PROBE waits for seconds; every handler takes the locks of what
+	 * it touches and needs no generic netlink mutex.
+	 */
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.small_ops = mrc_ctl_ops,
 	.n_small_ops = ARRAY_SIZE(mrc_ctl_ops),
@@ -1594,3 +1867,5 @@ static_assert(MRC_EV_MAX_FIELDS == MRC_CTL_MAX_FIELDS);
 static_assert(MRC_EV_PROFILE_MAX_PLANES == MRC_CTL_MAX_PLANES);
 static_assert((int)MRC_EV_FMT_UDP == (int)MRC_CTL_EV_FMT_UDP);
 static_assert((int)MRC_EV_FMT_SRV6 == (int)MRC_CTL_EV_FMT_SRV6);
+static_assert(MRC_EP_MAX_REQS == MRC_CTL_EP_MAX_REQS);
+static_assert(MRC_EP_TIMEOUT_MAX_NS == MRC_CTL_EP_TIMEOUT_MAX_NS);

@@ -170,6 +170,7 @@ int mrc_device_register(struct mrc_dev *mdev, const char *name)
 	/* Undone by dealloc_driver, which may run from here on. */
 	mrc_profile_table_init(mdev);
 	mrc_ctl_events_init(mdev);
+	mrc_ep_dev_init(mdev);
 	spin_lock_init(&mdev->settings_lock);
 	mrc_dev_settings_default(&mdev->settings);
 	mdev->settings.cc_enabled = READ_ONCE(mrc_cc_default);

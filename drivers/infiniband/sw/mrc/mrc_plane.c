@@ -302,6 +302,18 @@ u8 mrc_planes_count(struct mrc_dev *mdev)
 	return n;
 }
 
+u8 mrc_planes_up_mask(struct mrc_dev *mdev)
+{
+	struct mrc_plane_table *t;
+	u8 up;
+
+	rcu_read_lock();
+	t = rcu_dereference(mdev->planes.table);
+	up = t ? t->up_mask : 0;
+	rcu_read_unlock();
+	return up;
+}
+
 void mrc_planes_apply(struct mrc_dev *mdev, struct mrc_ev_set *set,
 		      u32 *seen, u32 now_us)
 {

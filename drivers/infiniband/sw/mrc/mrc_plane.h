@@ -141,6 +141,12 @@ int mrc_planes_report(struct mrc_dev *mdev, unsigned int p,
 u8 mrc_planes_count(struct mrc_dev *mdev);
 
 /*
+ * Any context, with a reference on @mdev: bit p set when plane p is up
+ * now; 0 before the first scan and after release.
+ */
+u8 mrc_planes_up_mask(struct mrc_dev *mdev);
+
+/*
  * For the requester, any context, with the EV set's lock held: brings
  * @set's plane flags (MRC_EV_PLANE_DOWN) up to date with the device's
  * planes when the device's generation differs from *@seen, and stores the

@@ -7,6 +7,7 @@
 #include <linux/skbuff.h>
 
 #include "mrc.h"
+#include "mrc_ep.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
 #include "mrc_stats.h"
@@ -74,6 +75,10 @@ void mrc_rcv(struct mrc_dev *mdev, struct sk_buff *skb,
 {
 	struct mrc_qp *qp;
 
+	if (mrc_opcode_is(pkt->hdr.opcode, MRC_OPC_DEVICE)) {
+		mrc_ep_rcv(mdev, skb, pkt, meta);
+		return;
+	}
 	qp = mrc_qp_get(mdev, pkt->hdr.dqpn);
 	if (!qp) {
 		mrc_stats_inc(mdev, MRC_CNT_RX_DROP_NO_QP);

@@ -56,6 +56,12 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_PATH_BACK_RESTARTS].name	= "path_back_restarts",
 	[MRC_CNT_UC_MSGS_DROPPED].name		= "uc_msgs_dropped",
 	[MRC_CNT_UC_PKTS_DISCARDED].name	= "uc_pkts_discarded",
+	[MRC_CNT_EP_PROBES_SENT].name		= "ep_probes_sent",
+	[MRC_CNT_EP_PROBES_ANSWERED].name	= "ep_probes_answered",
+	[MRC_CNT_EP_REPLIES_SENT].name		= "ep_replies_sent",
+	[MRC_CNT_EP_REPLIES_LIMITED].name	= "ep_replies_limited",
+	[MRC_CNT_RX_DROP_EP_SOURCE].name	= "rx_drop_ep_source",
+	[MRC_CNT_RX_DROP_EP_UNMATCHED].name	= "rx_drop_ep_unmatched",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

@@ -67,6 +67,13 @@ enum mrc_counter {
 	MRC_CNT_PATH_BACK_RESTARTS,	/* a path came back to a stalled QP */
 	MRC_CNT_UC_MSGS_DROPPED,	/* UC: a message cut short by a gap */
 	MRC_CNT_UC_PKTS_DISCARDED,	/* UC: packets of no message taken */
+	/* The controller's connectionless probes (mrc_ep.c). */
+	MRC_CNT_EP_PROBES_SENT,
+	MRC_CNT_EP_PROBES_ANSWERED,	/* EP_PROBE_REPLYs matched in time */
+	MRC_CNT_EP_REPLIES_SENT,	/* EP_PROBEs of peers answered */
+	MRC_CNT_EP_REPLIES_LIMITED,	/* not answered: over the rate */
+	MRC_CNT_RX_DROP_EP_SOURCE,	/* EP_PROBE from an unusable source */
+	MRC_CNT_RX_DROP_EP_UNMATCHED,	/* a reply no probe awaits (late) */
 	MRC_CNT_NUM
 };
 

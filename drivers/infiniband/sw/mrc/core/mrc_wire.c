@@ -101,6 +101,12 @@ static const struct mrc_opcode_info mrc_opcodes[MRC_OP_MAX + 1] = {
 	[MRC_OP_PLANE_STATE_ACK] = {
 		"PLANE_STATE_ACK", MRC_EXT_PLANES, MRC_BASE_HDR_LEN + MRC_PLANE_STATE_LEN,
 		0, false, MRC_OPC_PATH },
+	[MRC_OP_EP_PROBE] = {
+		"EP_PROBE", MRC_EXT_EP_PROBE, MRC_BASE_HDR_LEN + MRC_EP_PROBE_LEN,
+		0, false, MRC_OPC_DEVICE },
+	[MRC_OP_EP_PROBE_REPLY] = {
+		"EP_PROBE_REPLY", MRC_EXT_EP_PROBE,
+		MRC_BASE_HDR_LEN + MRC_EP_PROBE_LEN, 0, false, MRC_OPC_DEVICE },
 	[MRC_OP_UD_SEND] = {
 		"UD_SEND", MRC_EXT_DETH, MRC_BASE_HDR_LEN + MRC_DETH_LEN,
 		MRC_F_UD, true, MRC_OPC_DATAGRAM },
@@ -299,6 +305,24 @@ static enum mrc_drop_reason mrc_check_plane_state(const struct mrc_pkt *pkt)
 	return MRC_DROP_NONE;
 }
 
+/*
+ * A packet for a device names no QP and is in no sequence: its QPNs, PSN
+ * and EV are reserved, 0. A probe names a plane the wire can, and a
+ * service time only in its reply.
+ */
+static enum mrc_drop_reason mrc_check_ep_probe(const struct mrc_pkt *pkt)
+{
+	const struct mrc_hdr *h = &pkt->hdr;
+
+	if (h->dqpn || h->sqpn || h->psn || h->ev)
+		return MRC_DROP_RESERVED_SET;
+	if (pkt->ep_probe.plane >= MRC_WIRE_MAX_PLANES)
+		return MRC_DROP_BAD_PLANES;
+	if (h->opcode == MRC_OP_EP_PROBE && pkt->ep_probe.svc_ns)
+		return MRC_DROP_RESERVED_SET;
+	return MRC_DROP_NONE;
+}
+
 /**
  * mrc_pkt_check() - validate the header fields of a host-order packet
  * @pkt: the packet
@@ -333,6 +357,8 @@ enum mrc_drop_reason mrc_pkt_check(const struct mrc_pkt *pkt)
 		return mrc_check_ack(pkt);
 	if (info->ext & MRC_EXT_PLANES)
 		return mrc_check_plane_state(pkt);
+	if (info->ext & MRC_EXT_EP_PROBE)
+		return mrc_check_ep_probe(pkt);
 	return MRC_DROP_NONE;
 }
 
@@ -464,6 +490,15 @@ int mrc_encode(u8 *buf, size_t buflen, const struct mrc_pkt *pkt)
 		p = mrc_wr8(p, 0);
 		p = mrc_wr8(p, 0);
 	}
+	if (ext & MRC_EXT_EP_PROBE) {
+		p = mrc_wr32(p, pkt->ep_probe.cookie);
+		p = mrc_wr32(p, pkt->ep_probe.ts);
+		p = mrc_wr8(p, pkt->ep_probe.plane);
+		p = mrc_wr8(p, 0);
+		p = mrc_wr8(p, 0);
+		p = mrc_wr8(p, 0);
+		p = mrc_wr32(p, pkt->ep_probe.svc_ns);
+	}
 	return (int)len;
 }
 
@@ -541,6 +576,14 @@ static enum mrc_drop_reason mrc_decode_ext(const u8 *p, u32 ext,
 		pkt->plane_state.n_planes = p[0];
 		pkt->plane_state.down_mask = p[1];
 		rsvd |= mrc_get_be16(p + 2);
+		p += 4;
+	}
+	if (ext & MRC_EXT_EP_PROBE) {
+		p = mrc_rd32(p, &pkt->ep_probe.cookie);
+		p = mrc_rd32(p, &pkt->ep_probe.ts);
+		pkt->ep_probe.plane = p[0];
+		rsvd |= (u32)p[1] << 16 | mrc_get_be16(p + 2);
+		p = mrc_rd32(p + 4, &pkt->ep_probe.svc_ns);
 	}
 	return rsvd ? MRC_DROP_RESERVED_SET : MRC_DROP_NONE;
 }

@@ -29,6 +29,7 @@
 #define MRC_ACK_FIXED_LEN	24	/* ACK/NAK header without SACK words */
 #define MRC_PROBE_LEN		16
 #define MRC_PLANE_STATE_LEN	8	/* sequence, planes, down mask */
+#define MRC_EP_PROBE_LEN	16	/* cookie, ts, plane, service time */
 #define MRC_DETH_LEN		8	/* Q_Key, reserved */
 #define MRC_IETH_LEN		8	/* rkey to invalidate, reserved */
 #define MRC_SACK_WORD_LEN	8
@@ -85,6 +86,9 @@ enum mrc_opcode {
 	MRC_OP_PROBE_REPLY	= 0x21,
 	MRC_OP_PLANE_STATE	= 0x22,	/* "do not send to me on these planes" */
 	MRC_OP_PLANE_STATE_ACK	= 0x23,
+	/* To and from a device, not a QP: the controller's path probes. */
+	MRC_OP_EP_PROBE		= 0x24,
+	MRC_OP_EP_PROBE_REPLY	= 0x25,
 	MRC_OP_UD_SEND		= 0x30,	/* a datagram of a UD or GSI QP */
 	MRC_OP_UD_SEND_IMM	= 0x31,
 	MRC_OP_MAX		= MRC_OP_UD_SEND_IMM,
@@ -128,6 +132,7 @@ enum mrc_syndrome {
 #define MRC_EXT_DETH		0x80	/* first on the wire, see below */
 #define MRC_EXT_PLANES		0x100
 #define MRC_EXT_IETH		0x200	/* after MSGH */
+#define MRC_EXT_EP_PROBE	0x400
 
 /*
  * Why mrc_decode() refused a packet. mrc_decode() returns the negated
@@ -265,6 +270,22 @@ struct mrc_plane_state {
 };
 
 /**
+ * struct mrc_ep_probe - the EP_PROBE and EP_PROBE_REPLY header
+ * @cookie: the prober's identifier of this probe, echoed by the reply
+ * @ts: the prober's microsecond clock when it sent the probe, echoed
+ * @plane: EP_PROBE: the plane the prober sent it on; EP_PROBE_REPLY: the
+ *	plane the responder sent the reply on (below MRC_WIRE_MAX_PLANES)
+ * @svc_ns: EP_PROBE_REPLY: nanoseconds from the probe's arrival at the
+ *	responder to the reply's departure; 0 in an EP_PROBE
+ */
+struct mrc_ep_probe {
+	u32 cookie;
+	u32 ts;
+	u8 plane;
+	u32 svc_ns;
+};
+
+/**
  * struct mrc_pkt - a packet's headers, host order
  * @hdr: base header
  * @msgh: MRC_EXT_MSGH
@@ -275,6 +296,7 @@ struct mrc_plane_state {
  * @ack: MRC_EXT_ACK
  * @probe: MRC_EXT_PROBE
  * @plane_state: MRC_EXT_PLANES
+ * @ep_probe: MRC_EXT_EP_PROBE
  * @qkey: MRC_EXT_DETH: the Q_Key the sender resolved for the datagram; the
  *	receiving QP accepts only its own
  * @inv_rkey: MRC_EXT_IETH: the responder's rkey that SEND_INV invalidates,
@@ -299,6 +321,7 @@ struct mrc_pkt {
 	struct mrc_ack ack;
 	struct mrc_probe probe;
 	struct mrc_plane_state plane_state;
+	struct mrc_ep_probe ep_probe;
 	u32 qkey;
 	u32 inv_rkey;
 	u32 ext;
@@ -403,6 +426,11 @@ enum mrc_opcode_class {
 	MRC_OPC_DATAGRAM	= 1 << 5,
 	/* Path management between two QPs: probes and plane state. */
 	MRC_OPC_PATH		= 1 << 6,
+	/*
+	 * For the device itself, not for a QP: its QPNs, PSN and EV are 0
+	 * (the controller's probes, mrc_ep.c).
+	 */
+	MRC_OPC_DEVICE		= 1 << 7,
 };
 
 bool mrc_opcode_valid(u8 opcode);

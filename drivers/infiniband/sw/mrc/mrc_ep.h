@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Connectionless endpoint probes: the controller's EV probes
+ * (MRC_CTL_CMD_EP_PROBE, Documentation/controller.rst). A device sends an
+ * EP_PROBE from one of its GIDs to a peer's address over a chosen plane
+ * and EV; the peer's device itself (no QP) answers with an EP_PROBE_REPLY
+ * that echoes the probe's cookie and timestamp, and the prober measures
+ * the round trip. Documentation/wire-format.rst has the packets.
+ *
+ * Lock rules: one module-wide spinlock (BH) guards every device's list of
+ * batches, the batches' answers and their dead flags, so that a caller
+ * waiting on a batch holds no device reference (unregistration does not
+ * wait for it) and device removal can wake it without the caller touching
+ * the device again. A batch is owned by its caller; it is on its device's
+ * list from mrc_ep_batch_start() until mrc_ep_batch_wait() or device
+ * removal unlinks it, and the receive path touches it only there, under
+ * the lock. The answer rate limiter has a spinlock of its own per device.
+ */
+#ifndef MRC_EP_H
+#define MRC_EP_H
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+
+#include "mrc_net.h"
+
+struct mrc_dev;
+
+/*
+ * Requests in one batch: their netlink nest (at most 104 bytes each) must
+ * fit an attribute's 16-bit length.
+ */
+#define MRC_EP_MAX_REQS		512
+/* Longest wait for one request's answer. */
+#define MRC_EP_TIMEOUT_MAX_NS	(10ULL * NSEC_PER_SEC)
+/*
+ * Answers a device sends in a burst at most, then at the ep_reply_rate
+ * module parameter's rate (per second, default 10000; 0: none): enough
+ * for controllers probing every EV of their profiles, too few to make the
+ * device a useful reflector.
+ */
+#define MRC_EP_REPLY_BURST	1024u
+#define MRC_EP_REPLY_RATE	10000u
+
+/**
+ * struct mrc_ep_dev - a device's probe state (in struct mrc_dev)
+ * @batches: batches waiting for answers (module lock)
+ * @next_batch: the id the next batch tries (module lock)
+ * @rl_lock: guards the rate limiter
+ * @rl_credit: answers banked, in billionths of an answer, at most a burst
+ * @rl_last_ns: when the credit was last brought up to date
+ */
+struct mrc_ep_dev {
+	struct list_head batches;
+	u16 next_batch;
+	spinlock_t rl_lock;	/* the rate limiter's, softirq only */
+	u64 rl_credit;
+	u64 rl_last_ns;
+};
+
+/**
+ * struct mrc_ep_req - one probe of a batch
+ * @req_id: the caller's id, reported with its answer
+ * @src: the prober's address (one of the device's GIDs)
+ * @dst: the peer's address
+ * @plane: the plane it leaves on
+ * @path: the EV: UDP source port or SRv6 uSIDs
+ * @dscp: DSCP of the probe (0..63)
+ * @timeout_ns: how long its answer is awaited, from its departure
+ * @deadline_ns: departure + @timeout_ns (ktime_get_ns())
+ * @sent_ns: its departure
+ * @ts_us: the timestamp it carries, which the answer must echo
+ * @sent: it left (the IP layer took it)
+ * @answered: its answer arrived
+ */
+struct mrc_ep_req {
+	u16 req_id;
+	struct mrc_net_addr src;
+	struct mrc_net_addr dst;
+	u8 plane;
+	struct mrc_ev_path path;
+	u8 dscp;
+	u64 timeout_ns;
+	u64 deadline_ns;
+	u64 sent_ns;
+	u32 ts_us;
+	bool sent;
+	bool answered;
+};
+
+/**
+ * struct mrc_ep_answer - one answer, in arrival order
+ * @req_id: the request's id
+ * @plane: the plane the answer came back on, as the responder sent it
+ * @rtt_ns: the round trip, the responder's service time removed when
+ *	@svc_removed
+ * @svc_removed: the responder reported its service time, and it is out
+ */
+struct mrc_ep_answer {
+	u16 req_id;
+	u8 plane;
+	u64 rtt_ns;
+	bool svc_removed;
+};
+
+/**
+ * struct mrc_ep_batch - a caller's probes and their answers
+ * @node: on the device's @batches while it can be answered
+ * @wq: the caller waits here
+ * @id: the high half of its probes' cookies, unique on the device
+ * @dead: the device went away (module lock)
+ * @n_reqs: entries of @reqs
+ * @n_sent: of which sent
+ * @n_answers: entries of @answers (module lock)
+ * @answers: @n_reqs slots
+ * @reqs: the requests
+ */
+struct mrc_ep_batch {
+	struct list_head node;
+	wait_queue_head_t wq;
+	u16 id;
+	bool dead;
+	u32 n_reqs;
+	u32 n_sent;
+	u32 n_answers;
+	struct mrc_ep_answer *answers;
+	struct mrc_ep_req reqs[];
+};
+
+/*
+ * Whether @a is an address a device answers probes from, and probes: a
+ * unicast address (not broadcast, multicast, loopback, unspecified or
+ * IPv4-mapped IPv6).
+ */
+bool mrc_ep_addr_ok(const struct mrc_net_addr *a);
+
+/* At device creation, before it can receive. */
+void mrc_ep_dev_init(struct mrc_dev *mdev);
+/* dealloc_driver: wakes every waiting caller with -ENODEV. */
+void mrc_ep_dev_exit(struct mrc_dev *mdev);
+
+/* Process context. NULL when out of memory; @n_reqs <= MRC_EP_MAX_REQS. */
+struct mrc_ep_batch *mrc_ep_batch_alloc(u32 n_reqs);
+void mrc_ep_batch_free(struct mrc_ep_batch *batch);
+
+/*
+ * Process context, with a registration reference on @mdev: lists @batch on
+ * the device and sends its probes. A probe the IP layer refused (no route,
+ * plane down) is never answered. The caller may drop its reference on
+ * @mdev afterwards, then calls mrc_ep_batch_wait() once.
+ */
+void mrc_ep_batch_start(struct mrc_dev *mdev, struct mrc_ep_batch *batch);
+
+/*
+ * Process context, no lock held: waits until every sent probe is answered
+ * or the last deadline passed, then takes @batch off its device. 0, -EINTR
+ * (a signal; the answers so far are kept) or -ENODEV (the device went away).
+ */
+int mrc_ep_batch_wait(struct mrc_ep_batch *batch);
+
+/* mrc_recv.c: an EP_PROBE or EP_PROBE_REPLY for @mdev (mrc_rcv()'s rules). */
+void mrc_ep_rcv(struct mrc_dev *mdev, struct sk_buff *skb,
+		const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta);
+
+#endif /* MRC_EP_H */

@@ -1,0 +1,200 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Connectionless EV probes (MRC_CTL_CMD_EP_PROBE through lib_mrc's
+# mrc_ctl_ep_batch_send_wait; Documentation/controller.rst): two hosts,
+# each an mrc device on a bond of two planes joined plane by plane (as in
+# planes.sh). A probe over every EV of a profile (both ports, four source
+# ports each) to the peer is answered by the peer's device on the same
+# port, RTT > 0, printed beside ping's for the same pair; a probe to an
+# unknown peer, and one over a dead plane, go unanswered and the call
+# returns at its timeout; bad requests are refused (EINVAL, EOPNOTSUPP,
+# EPERM); a peer answers at most a burst of 1024 and then its rate
+# (ep_replies_limited); removing the device wakes a waiting caller (ENODEV).
+# lab-timeout: 600
+set -u
+. "$(dirname "$0")/lib.sh"
+mrc_require_root_tools
+PROBE=$MRC_SELFTEST_DIR/mrc-ctl-probe
+[ -x "$PROBE" ] || ktap_skip_all "no $PROBE: run make first"
+if ldd "$PROBE" | grep -q "not found"; then
+	ktap_skip_all "$PROBE cannot find its libraries: $(ldd "$PROBE" | grep 'not found' | tr -s ' \t' ' ')"
+fi
+MRCCTL=$(mrc_tool mrcctl) ||
+	ktap_skip_all "needs mrcctl: the tree's tools/mrcctl (make) or an installed one (make install)"
+mrc_require_loaded
+A=$MRC_HOST_A
+B=$MRC_HOST_B
+tmp=$(mktemp -d)
+
+in_a() { ip netns exec mrcna "$@"; }
+in_b() { ip netns exec mrcnb "$@"; }
+
+cleanup()
+{
+	remove_two_hosts
+	mrc_cleanup
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+cleanup
+mkdir -p "$tmp"
+
+make_bond_host()	# NS P0 P1 V4
+{
+	local ns=$1
+	ip -n "$ns" link add bond0 type bond mode balance-xor miimon 100 &&
+	ip -n "$ns" link set "$2" master bond0 &&
+	ip -n "$ns" link set "$3" master bond0 &&
+	ip -n "$ns" link set bond0 up && ip -n "$ns" link set lo up &&
+	ip -n "$ns" addr add "$4/24" dev bond0
+}
+
+make_bonded_hosts()
+{
+	ip netns add mrcna && ip netns add mrcnb &&
+	ip link add pa0 netns mrcna type veth peer name pb0 netns mrcnb &&
+	ip link add pa1 netns mrcna type veth peer name pb1 netns mrcnb &&
+	make_bond_host mrcna pa0 pa1 $A &&
+	make_bond_host mrcnb pb0 pb1 $B || return 1
+	# Permanent neighbours, as the fabric has for its gateway.
+	ip -n mrcna neigh replace $B dev bond0 nud permanent \
+		lladdr "$(in_b cat /sys/class/net/bond0/address)" &&
+	ip -n mrcnb neigh replace $A dev bond0 nud permanent \
+		lladdr "$(in_a cat /sys/class/net/bond0/address)" &&
+	in_a rdma link add mrc0 type mrc netdev bond0 &&
+	in_b rdma link add mrc1 type mrc netdev bond0 &&
+	mrc_select_preset mrc0 mrc1 &&
+	wait_for 5 ib_has_gid mrc0 "ffff:c000:0201 RoCE v2" &&
+	wait_for 5 ib_has_gid mrc1 "ffff:c000:0202 RoCE v2"
+}
+
+counter()	# IBDEV NAME
+{
+	mrc_counters "$1" "$2" | cut -d' ' -f2
+}
+
+ktap_begin 7
+
+if ! make_bonded_hosts >"$tmp/setup" 2>&1; then
+	sed 's/^/# /' "$tmp/setup"
+	ktap_skip_all "cannot build two bonded hosts (bonding module?)"
+fi
+
+# The profile's EVs: ports 1 and 2 (planes 0 and 1), four source ports each.
+EVS="1:49152 1:49153 1:49154 1:49155 2:49152 2:49153 2:49154 2:49155"
+
+every_ev_answered()
+{
+	local out n rtts="" ping_ms replies0 replies1
+	replies0=$(counter mrc1 ep_replies_sent)
+	# shellcheck disable=SC2086
+	out=$("$PROBE" mrc0 probe $A $B 1000000000 $EVS) ||
+		{ echo "$out" | sed 's/^/# /'; return 1; }
+	echo "$out" | sed 's/^/# /'
+	echo "$out" | grep -q "^answered 8 of 8 " ||
+		{ echo "# not every EV answered"; return 1; }
+	# Each request once, on the port it was sent on, with an RTT.
+	for ((n = 1; n <= 8; n++)); do
+		local line port want rtt
+		line=$(echo "$out" | grep "^rsp req $n ") ||
+			{ echo "# no answer to request $n"; return 1; }
+		port=$(echo "$line" | awk '{print $5}')
+		rtt=$(echo "$line" | awk '{print $7}')
+		want=$(( n <= 4 ? 1 : 2 ))
+		[ "$port" -eq "$want" ] ||
+			{ echo "# request $n came back on port $port, not $want"; return 1; }
+		[ "$rtt" -gt 0 ] || { echo "# request $n: RTT $rtt"; return 1; }
+		rtts+="$rtt "
+	done
+	replies1=$(counter mrc1 ep_replies_sent)
+	[ $((replies1 - replies0)) -ge 8 ] ||
+		{ echo "# mrc1 answered $((replies1 - replies0)) probes"; return 1; }
+	ping_ms=$(in_a ping -c 5 -i 0.2 -q $B | awk -F/ '/^rtt/ {print $5}')
+	# The median of the eight, beside ping's average over five.
+	echo "# probe rtt $(echo $rtts | tr ' ' '\n' | sort -n | sed -n 4p | awk '{printf "%d", $1 / 1000}') us, ping $(awk -v m="$ping_ms" 'BEGIN {printf "%d", m * 1000}') us"
+}
+ktap_check "probe_over_every_ev_answered_beside_ping" every_ev_answered
+
+unknown_peer_unanswered()
+{
+	local out us
+	out=$("$PROBE" mrc0 probe $A 192.0.2.99 300000000 1:49152 2:49153) ||
+		{ echo "$out" | sed 's/^/# /'; return 1; }
+	echo "$out" | sed 's/^/# /'
+	echo "$out" | grep -q "^answered 0 of 2 " || return 1
+	# Not answered: the call waited its timeout (300 ms), not much more.
+	us=$(echo "$out" | awk '/^answered/ {print $6}')
+	[ "$us" -ge 300000 ] && [ "$us" -lt 3000000 ] ||
+		{ echo "# waited $us us for a 300 ms timeout"; return 1; }
+}
+ktap_check "probe_to_unknown_peer_unanswered_within_its_timeout" unknown_peer_unanswered
+
+dead_plane_unanswered()
+{
+	local out rc=0
+	# B's slave of plane 1 down: A's plane 1 loses its carrier.
+	ip -n mrcnb link set pb1 down || return 1
+	wait_for 5 sh -c "ip -n mrcna link show pa1 | grep -q NO-CARRIER" || rc=1
+	out=$("$PROBE" mrc0 probe $A $B 300000000 1:49152 2:49152) || rc=1
+	echo "$out" | sed 's/^/# /'
+	echo "$out" | grep -q "^answered 1 of 2 " || rc=1
+	echo "$out" | grep -q "^rsp req 1 port 1 " || rc=1
+	ip -n mrcnb link set pb1 up
+	wait_for 5 sh -c "ip -n mrcna link show pa1 | grep -qv NO-CARRIER"
+	return $rc
+}
+ktap_check "probe_over_a_dead_plane_unanswered" dead_plane_unanswered
+
+ktap_check "bad_probes_refused" "$PROBE" mrc0 probe-refused $A $B
+ktap_check "probe_without_cap_net_admin_eperm" "$PROBE" mrc0 unprivileged
+
+# The peer's answer rate down to 20 a second, then three batches of 512
+# back to back (mrcctl: planes count from 0): the first two are the
+# peer's burst of 1024, the third finds its credit spent.
+RATE=/sys/module/mrc/parameters/ep_reply_rate
+rate_limited()
+{
+	local evs="" i out total=0 limited0 limited1 n rate rc=0
+	rate=$(cat $RATE) || return 1
+	for ((i = 0; i < 512; i++)); do
+		evs+=" $((i % 2)):$((49152 + i))"
+	done
+	limited0=$(counter mrc1 ep_replies_limited)
+	echo 20 >$RATE || return 1
+	for i in 1 2 3; do
+		# shellcheck disable=SC2086
+		out=$("$MRCCTL" probe mrc0 $A $B timeout 500ms $evs 2>&1) ||
+			{ echo "$out" | tail -3 | sed 's/^/# /'; rc=1; break; }
+		n=$(echo "$out" | awk '/^answered/ {print $2}')
+		echo "# batch $i: $(echo "$out" | grep '^answered')"
+		total=$((total + n))
+	done
+	echo "$rate" >$RATE
+	limited1=$(counter mrc1 ep_replies_limited)
+	echo "# answered $total of 1536, mrc1 ep_replies_limited +$((limited1 - limited0))"
+	[ $rc -eq 0 ] && [ "$total" -ge 1024 ] && [ "$total" -lt 1536 ] &&
+		[ $((limited1 - limited0)) -gt 0 ]
+}
+ktap_check "answers_rate_limited" rate_limited
+
+# Through mrcctl, which opens no verbs context of the device: only the
+# probe's own wait is under test here, not a context's disassociation.
+removal_wakes_waiter()
+{
+	local pid rc t0 t1
+	t0=$(date +%s%N)
+	"$MRCCTL" probe mrc0 $A 192.0.2.99 timeout 8s 0:49152 >"$tmp/waiter" 2>&1 &
+	pid=$!
+	sleep 1
+	in_a rdma link delete mrc0 || { kill $pid; return 1; }
+	wait $pid
+	rc=$?
+	t1=$(date +%s%N)
+	sed 's/^/# /' "$tmp/waiter"
+	echo "# the waiter returned after $(((t1 - t0) / 1000000)) ms"
+	[ $rc -ne 0 ] && grep -q "No such device" "$tmp/waiter" &&
+		[ $(((t1 - t0) / 1000000)) -lt 6000 ] && wait_for 10 ib_gone mrc0
+}
+ktap_check "device_removal_wakes_a_waiting_prober_enodev" removal_wakes_waiter
+
+ktap_finish
