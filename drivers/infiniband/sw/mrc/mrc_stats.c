@@ -56,6 +56,7 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_PATH_BACK_RESTARTS].name	= "path_back_restarts",
 	[MRC_CNT_UC_MSGS_DROPPED].name		= "uc_msgs_dropped",
 	[MRC_CNT_UC_PKTS_DISCARDED].name	= "uc_pkts_discarded",
+	[MRC_CNT_EXP_TIMEOUTS].name		= "exp_timeouts",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

@@ -67,6 +67,7 @@ enum mrc_counter {
 	MRC_CNT_PATH_BACK_RESTARTS,	/* a path came back to a stalled QP */
 	MRC_CNT_UC_MSGS_DROPPED,	/* UC: a message cut short by a gap */
 	MRC_CNT_UC_PKTS_DISCARDED,	/* UC: packets of no message taken */
+	MRC_CNT_EXP_TIMEOUTS,		/* RTOs in the exponential stage */
 	MRC_CNT_NUM
 };
 
