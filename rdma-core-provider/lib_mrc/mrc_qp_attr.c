@@ -86,7 +86,8 @@ int mrc_qp_attr_check(const struct mrc_qp *qp, const struct mrc_qp_attr *attr,
 		return EINVAL;
 
 	/* In range, but not in soft-MRC yet. */
-	if (mask & MRC_QP_RETRY_CNT && attr->retry.exp_cnt)
+	if (mask & MRC_QP_RETRY_CNT && attr->retry.exp_cnt &&
+	    !qp->ctx->modify_qp_mrc)
 		return EOPNOTSUPP;
 	if ((mask & MRC_QP_EV_PROFILE_ID && attr->profile.ev_profile_id) ||
 	    (mask & MRC_QP_CC_PROFILE_ID && attr->profile.cc_profile_id))
