@@ -925,6 +925,59 @@ static void exp_retry_stage(void)
 	CHECK_EQ(mrc_sender_rto_us(&s), 100);
 }
 
+/*
+ * A PSN window below the tracker's slots (an MRC QP's MPR): never more
+ * PSNs outstanding than it, with or without NSCC's room, and each ACK
+ * lets as many new ones go as it acknowledged.
+ */
+static void psn_window_bounds_outstanding(void)
+{
+	struct mrc_sender_params p = {
+		.retry_cnt = 1, .fixed_cwnd = 64, .mtu = 1024, .psn_window = 5,
+		.ack_interval = 4, .timer_granularity_us = 1,
+		.rto = { .min_us = 100, .max_us = 1000, .granularity_us = 1,
+			 .initial_us = 200 },
+	};
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[16];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u32 n = 0, acked = 0;
+
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 16, msgs, 4, NULL, NULL, 0), 0);
+	CHECK_EQ(mrc_sender_post(&s, 12, 1), 0);
+	while (mrc_sender_next(&s, 10, &tx))
+		n++;
+	CHECK_EQ(n, 5);
+	CHECK(!mrc_sender_window_open(&s));
+	while (acked < 12 && !ktap_case_failed) {
+		acked += 2;
+		CHECK_EQ(mrc_sender_on_ack(&s, 20 + acked, acked, NULL, 0, 0,
+					   false), MRC_TX_ACK_OK);
+		while (mrc_sender_next(&s, 20 + acked, &tx))
+			n++;
+		CHECK(mrc_tx_outstanding(&s.tx) <= 5);
+	}
+	CHECK_EQ(n, 12);
+	CHECK_EQ(s.tx.peak_outstanding, 5);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.status, MRC_SENDER_ST_OK);
+
+	/* 0: the slots; beyond them: clamped to them. */
+	p.psn_window = 0;
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 16, msgs, 4, NULL, NULL, 0), 0);
+	CHECK_EQ(s.tx.window, 16);
+	p.psn_window = 1000;
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 16, msgs, 4, NULL, NULL, 0), 0);
+	CHECK_EQ(s.tx.window, 16);
+	CHECK_EQ(mrc_sender_post(&s, 20, 2), 0);
+	n = 0;
+	while (mrc_sender_next(&s, 10, &tx))
+		n++;
+	CHECK_EQ(n, 16);
+}
+
 /* Bad sizes and a full ring are refused with their errno. */
 static void sender_refuses_bad_input(void)
 {
@@ -1863,6 +1916,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(trims_retransmit_without_rto),
 	KTAP_CASE(dead_network_exhausts_retries),
 	KTAP_CASE(exp_retry_stage),
+	KTAP_CASE(psn_window_bounds_outstanding),
 };
 
 KTAP_MAIN("mrc_sender_sim", cases)

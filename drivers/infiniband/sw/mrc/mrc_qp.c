@@ -562,7 +562,11 @@ static void mrc_qp_doorbell(struct mrc_qp *qp)
 		mrc_req_doorbell(qp);
 }
 
-#define MRC_MODIFY_QP_KNOWN	MRC_MODIFY_QP_EXP_RETRY_CNT
+#define MRC_MODIFY_QP_KNOWN \
+	(MRC_MODIFY_QP_EXP_RETRY_CNT | MRC_MODIFY_QP_MPR)
+/* What the requester takes at RTR to RTS. */
+#define MRC_MODIFY_QP_BEFORE_RTS \
+	(MRC_MODIFY_QP_EXP_RETRY_CNT | MRC_MODIFY_QP_MPR)
 
 /*
  * The driver data of MODIFY_QP (struct mrc_modify_qp_mrc), copied and
@@ -593,6 +597,9 @@ static int mrc_modify_qp_udata(struct mrc_qp *qp, struct ib_udata *udata,
 	if (mrc->comp_mask & MRC_MODIFY_QP_EXP_RETRY_CNT &&
 	    mrc->exp_retry_cnt > MRC_EXP_RETRY_FOREVER)
 		return -EINVAL;
+	if (mrc->comp_mask & MRC_MODIFY_QP_MPR &&
+	    mrc->mpr * MRC_MPR_PSNS > MRC_REQ_WINDOW)
+		return -EINVAL;
 	return 0;
 }
 
@@ -603,7 +610,7 @@ static int mrc_modify_qp_udata(struct mrc_qp *qp, struct ib_udata *udata,
 static int mrc_check_modify_mrc(const struct mrc_modify_qp_mrc *mrc,
 				enum ib_qp_state cur)
 {
-	if (mrc->comp_mask & MRC_MODIFY_QP_EXP_RETRY_CNT &&
+	if (mrc->comp_mask & MRC_MODIFY_QP_BEFORE_RTS &&
 	    cur != IB_QPS_RESET && cur != IB_QPS_INIT && cur != IB_QPS_RTR)
 		return -EINVAL;
 	return 0;
@@ -614,6 +621,8 @@ static void mrc_apply_modify_mrc(struct mrc_qp *qp,
 {
 	if (mrc->comp_mask & MRC_MODIFY_QP_EXP_RETRY_CNT)
 		qp->exp_retry_cnt = mrc->exp_retry_cnt;
+	if (mrc->comp_mask & MRC_MODIFY_QP_MPR)
+		qp->mpr = mrc->mpr;
 }
 
 static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,

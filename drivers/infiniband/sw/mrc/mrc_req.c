@@ -1312,6 +1312,7 @@ void mrc_req_start(struct mrc_qp *qp)
 	struct mrc_sender_params p = {
 		.retry_cnt = qp->retry_cnt,
 		.exp_retry_cnt = qp->exp_retry_cnt,
+		.psn_window = qp->mpr * MRC_MPR_PSNS,
 		.fixed_cwnd = MRC_REQ_FIXED_CWND,
 		.ack_interval = MRC_ACK_INTERVAL,
 		/*
@@ -1688,7 +1689,7 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 
 	spin_lock_bh(&qp->lock);
 	if (req->started)
-		seq_printf(m, "%s %u %s %u %u %llu %llu %llu %u %u %llu %llu\n",
+		seq_printf(m, "%s %u %s %u %u %llu %llu %llu %u %u %llu %llu %u %u\n",
 			   dev_name(&qp->ibqp.device->dev), qp->ibqp.qp_num,
 			   req->cc_enabled ? "nscc" : "fixed",
 			   req->cc_enabled ? mrc_nscc_cwnd(&req->cc) :
@@ -1698,7 +1699,8 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 			   mrc_rto_rttvar_us(&req->sender.rto),
 			   mrc_req_rto_us(qp), req->sender.rto.backoff,
 			   mrc_txq_queued(qp->txq), qp->txq->throttles,
-			   req->local_wait_us);
+			   req->local_wait_us, req->sender.tx.window,
+			   req->sender.tx.peak_outstanding);
 	spin_unlock_bh(&qp->lock);
 }
 

@@ -62,6 +62,8 @@ int mrc_sender_init(struct mrc_sender *s, const struct mrc_sender_params *p,
 		return -EINVAL;
 	if (!mrc_tx_init(&s->tx, slots, nslots, initial_psn))
 		return -EINVAL;
+	if (p->psn_window)
+		mrc_tx_set_window(&s->tx, p->psn_window);
 	s->p = *p;
 	mrc_rto_init(&s->rto, &p->rto);
 	s->no_rto = !p->rto.initial_us;

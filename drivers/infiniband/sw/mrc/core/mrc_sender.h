@@ -62,6 +62,11 @@ struct mrc_sender_params {
 	u32 exp_retry_cnt;
 	/* PSNs outstanding when NSCC is off. */
 	u32 fixed_cwnd;
+	/*
+	 * PSNs outstanding at most, NSCC or not (an MRC QP's MPR x 128);
+	 * 0: as many as the tracker has slots.
+	 */
+	u32 psn_window;
 	/* Payload bytes of a full packet (NSCC counts in bytes). */
 	u32 mtu;
 	/* Every this many packets of a message ask for an ACK (and its last). */
