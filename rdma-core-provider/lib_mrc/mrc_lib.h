@@ -198,6 +198,7 @@ struct mrc_qp_transition {
 bool mrc_qp_attr_mask_known(int mask);
 int mrc_qp_attr_check(const struct mrc_qp *qp, const struct mrc_qp_attr *attr,
 		      int mask, struct mrc_qp_transition t);
+uint32_t mrc_qp_mpr_granted(const struct mrc_context *ctx, uint32_t mpr);
 void mrc_qp_attr_apply(struct mrc_qp_attr *to, const struct mrc_qp_attr *from,
 		       int mask);
 uint8_t mrc_timeout_to_ib(uint8_t mrc_timeout);
@@ -214,6 +215,8 @@ void mrc_ctl_state_free(struct mrc_ctl_state *st);
 mrc_provider_modify_qp_mrc_fn mrc_provider_get(struct ibv_context *vctx,
 						void **handle);
 void mrc_provider_put(void *handle);
+/* Whether @vctx's provider has that entry. */
+bool mrc_kernel_takes_attrs(struct ibv_context *vctx);
 
 struct mrc_qp *mrc_qp_lookup_locked(struct mrc_context *ctx, uint32_t qpn);
 struct mrc_qp *mrc_qp_lookup(struct mrc_context *ctx, uint32_t qpn);

@@ -246,10 +246,16 @@ static void mrc_fill_kernel_attr(const struct mrc_qp_attr *staged,
 				 struct mrc_modify_qp_mrc *k)
 {
 	memset(k, 0, sizeof(*k));
-	if (t.cur == IBV_QPS_RTR && t.next == IBV_QPS_RTS &&
-	    staged->retry.exp_cnt) {
+	if (t.cur != IBV_QPS_RTR || t.next != IBV_QPS_RTS)
+		return;
+	if (staged->retry.exp_cnt) {
 		k->comp_mask |= MRC_MODIFY_QP_EXP_RETRY_CNT;
 		k->exp_retry_cnt = staged->retry.exp_cnt;
+	}
+	/* MRC_LIB_MPR is the whole window, the kernel's default. */
+	if (staged->mpr.mpr != MRC_LIB_MPR) {
+		k->comp_mask |= MRC_MODIFY_QP_MPR;
+		k->mpr = staged->mpr.mpr;
 	}
 }
 
@@ -281,6 +287,8 @@ int mrc_modify_qp(struct mrc_qp *qp, struct ibv_qp_attr *vattr, int vattr_mask,
 		return mrc_fail_errno(err);
 	staged = qp->attr;
 	mrc_qp_attr_apply(&staged, mrc_attr, mrc_attr_mask);
+	if (mrc_attr_mask & MRC_QP_MPR)
+		staged.mpr.mpr = mrc_qp_mpr_granted(qp->ctx, mrc_attr->mpr.mpr);
 
 	mask = vattr_mask & ~MRC_IBV_NOT_MRC;
 	if (mask) {

@@ -13,6 +13,9 @@
 # survives it, through exponential timeouts the counters show, and every
 # byte arrives after; with exp_cnt 0 it fails with IBV_WC_RETRY_EXC_ERR
 # during the outage, and with exp_cnt 3 too (a bounded stage).
+# The requester's PSN window: with MPR 1 and 8, 512 KiB WRITEs checked,
+# and debugfs's req line shows the window (128, 1024 PSNs) and a peak of
+# PSNs outstanding within it.
 # lab-timeout: 300
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -23,7 +26,7 @@ PROBE_NV=$MRC_SELFTEST_DIR/mrc-api-probe-nv
 ROUNDS=${MRC_API_ROUNDS:-200}
 OUTAGE=${MRC_API_OUTAGE:-3}
 
-ktap_begin 6
+ktap_begin 8
 for p in "$PROBE" "$PROBE_NV"; do
 	[ -x "$p" ] || ktap_skip_all "no $p: run make first"
 	if ldd "$p" | grep -q "not found"; then
@@ -90,4 +93,12 @@ outage_case()
 ktap_check "exp_retry_forever_survives_outage" outage_case 25 ok
 ktap_check "no_exp_retry_fails_in_outage" outage_case 0 retry-exc
 ktap_check "exp_retry_3_fails_in_outage" outage_case 3 retry-exc
+
+mpr_case()	# MPR
+{
+	[ -r /sys/kernel/debug/mrc/req ] || { echo "no debugfs"; return 1; }
+	"$PROBE" --mpr "$1" mrc0 "$MRC_HOST_A" mrc1 "$MRC_HOST_B"
+}
+ktap_check "mpr_1_bounds_psns_in_flight" mpr_case 1
+ktap_check "mpr_8_is_the_whole_window" mpr_case 8
 ktap_finish

@@ -21,6 +21,13 @@
  * complete after, every byte at B checked, and a second WRITE too;
  * "retry-exc": it must end in IBV_WC_RETRY_EXC_ERR before the link comes
  * back.
+ *
+ * mrc-api-probe --mpr MPR DEV_A IP_A DEV_B IP_B
+ *
+ * The requester's PSN window: A's QP with MPR (1 to 8), WRITEs of 512 KiB
+ * (512 PSNs at MTU 1024) checked byte for byte at B, then A's line of
+ * /sys/kernel/debug/mrc/req must show the window MPR x 128 and a peak of
+ * PSNs outstanding within it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -40,7 +47,7 @@
 #define MAX_WIMM	4
 
 /* A's retry attributes (--outage changes them). */
-static uint8_t qp_timeout = 16, qp_linear = 7, qp_exp;
+static uint8_t qp_timeout = 16, qp_linear = 7, qp_exp, qp_mpr = 8;
 
 struct side {
 	struct ibv_context *vctx;
@@ -161,7 +168,7 @@ static int connect_side(struct side *s, const struct side *peer)
 	memset(&v, 0, sizeof(v));
 	v.qp_state = IBV_QPS_RTS;
 	v.sq_psn = 0x100;
-	m.mpr.mpr = 8;
+	m.mpr.mpr = qp_mpr;
 	m.wimm.max_wimm = MAX_WIMM;
 	m.timeout = qp_timeout;
 	m.retry.linear_cnt = qp_linear;
@@ -360,7 +367,7 @@ static int outage(struct side *a, struct side *b, double seconds, bool want_ok,
 {
 	unsigned long long checked = 0;
 	struct ibv_send_wr w, *bad = NULL;
-	double start, up_at, end;
+	double start, up_at, done_at, end;
 	uint64_t seed = rnd(rs);
 	struct ibv_sge sge;
 	struct ibv_wc wc;
@@ -383,11 +390,12 @@ static int outage(struct side *a, struct side *b, double seconds, bool want_ok,
 	up_at = start + seconds;
 	while (probe_now() < up_at && (n = mrc_poll_cq(a->cq, 1, &wc)) == 0)
 		;
+	done_at = probe_now();
 	if (run_cmd("MRC_OUTAGE_UP"))
 		return -1;
 	if (n == 1) {
 		printf("WRITE completed %.2f s into the %.1f s outage: %s\n",
-		       probe_now() - start, seconds,
+		       done_at - start, seconds,
 		       ibv_wc_status_str(wc.status));
 		if (want_ok || wc.status != IBV_WC_RETRY_EXC_ERR ||
 		    wc.wr_id != 0xe0)
@@ -416,6 +424,65 @@ static int outage(struct side *a, struct side *b, double seconds, bool want_ok,
 		return -1;
 	printf("%u bytes across the outage checked, and a round after it (%llu bytes)\n",
 	       MAX_LEN, checked);
+	return 0;
+}
+
+/* A's WINDOW and PEAK in /sys/kernel/debug/mrc/req (mrc_debugfs.c). */
+static int req_window(const char *dev, uint32_t qpn, unsigned int *window,
+		      unsigned int *peak)
+{
+	FILE *f = fopen("/sys/kernel/debug/mrc/req", "r");
+	char line[512], name[64];
+	int found = -1;
+
+	if (!f)
+		return fail("/sys/kernel/debug/mrc/req");
+	while (found && fgets(line, sizeof(line), f)) {
+		unsigned int q;
+
+		if (sscanf(line, "%63s %u %*s %*u %*u %*u %*u %*u %*u %*u %*u %*u %u %u",
+			   name, &q, window, peak) == 4 &&
+		    !strcmp(name, dev) && q == qpn)
+			found = 0;
+	}
+	fclose(f);
+	if (found)
+		fprintf(stderr, "mrc-api-probe: %s QP %u not in debugfs req\n",
+			dev, qpn);
+	return found;
+}
+
+static int mpr_run(struct side *a, struct side *b, const char *dev_a,
+		   uint64_t *rs)
+{
+	struct ibv_send_wr w, *bad = NULL;
+	unsigned int window, peak;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	int i, err;
+
+	for (i = 0; i < 8; i++) {
+		uint64_t seed = rnd(rs);
+
+		fill(a->buf, HALF, seed);
+		w = write_wr(a, b, &sge, IBV_WR_RDMA_WRITE, 0, HALF, HALF,
+			     0xf0 + i, IBV_SEND_SIGNALED);
+		err = mrc_post_send(a->qp, &w, &bad);
+		if (err)
+			return errno = err, fail("mrc_post_send");
+		if (wait_one(a, &wc) || check(b->buf + HALF, HALF, seed,
+					      "512 KiB WRITE", i))
+			return -1;
+	}
+	if (req_window(dev_a, a->qpn, &window, &peak))
+		return -1;
+	printf("MPR %u: 8 WRITEs of 512 KiB checked; PSN window %u, peak outstanding %u\n",
+	       qp_mpr, window, peak);
+	if (window != qp_mpr * 128u || !peak || peak > window) {
+		fprintf(stderr, "mrc-api-probe: want window %u and 0 < peak <= it\n",
+			qp_mpr * 128u);
+		return -1;
+	}
 	return 0;
 }
 
@@ -456,10 +523,25 @@ int main(int argc, char **argv)
 			status = 0;
 		goto out;
 	}
+	if (argc == 7 && !strcmp(argv[1], "--mpr")) {
+		struct mrc_qp_attr m;
+		struct ibv_qp_attr v;
+
+		qp_mpr = (uint8_t)atoi(argv[2]);
+		rs = 0x5eed;
+		if (!open_side(&a, argv[3], argv[4]) &&
+		    !open_side(&b, argv[5], argv[6]) &&
+		    !connect_side(&a, &b) && !connect_side(&b, &a) &&
+		    !mrc_query_qp(a.qp, &v, 0, &m, MRC_QP_MPR, NULL) &&
+		    m.mpr.mpr == qp_mpr && !mpr_run(&a, &b, argv[3], &rs))
+			status = 0;
+		goto out;
+	}
 	if (argc < 5) {
 		fprintf(stderr, "usage: %s DEV_A IP_A DEV_B IP_B [TRANSFERS [SEED]]\n"
-			"       %s --outage SECONDS EXP_CNT ok|retry-exc DEV_A IP_A DEV_B IP_B\n",
-			argv[0], argv[0]);
+			"       %s --outage SECONDS EXP_CNT ok|retry-exc DEV_A IP_A DEV_B IP_B\n"
+			"       %s --mpr MPR DEV_A IP_A DEV_B IP_B\n",
+			argv[0], argv[0], argv[0]);
 		return 2;
 	}
 	transfers = argc > 5 ? atoi(argv[5]) : 200;

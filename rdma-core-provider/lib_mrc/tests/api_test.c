@@ -137,7 +137,9 @@ static void query_device_reports_soft_mrc_limits(void)
 	CHECK_EQ(attr.wimm_attr.max_wimm, 0x4000);
 	CHECK_EQ(attr.wimm_attr.max_wimm_dest, 0x4000);
 	CHECK_EQ(attr.mpr_attr.max_mpr, 8);
-	CHECK_EQ(attr.mpr_attr.mpr_resolution, 8);
+	/* The (fake) provider has the entry: any MPR up to the window. */
+	CHECK_EQ(attr.mpr_attr.mpr_resolution, 1);
+	CHECK_EQ(fake.provider_refs, 0);
 	CHECK_EQ(attr.qp_attr.max_qp_hint, 1024);
 	CHECK_EQ(attr.cap, MRC_DEVICE_CAP_TRIM_NACK);
 }
@@ -573,6 +575,8 @@ static void modify_qp_passes_exp_retries(void)
 	CHECK_EQ(f->last_mrc.exp_retry_cnt, 25);
 	CHECK_EQ(f->last_attr.retry_cnt, 2);
 	CHECK_EQ(f->attr.qp_state, IBV_QPS_RTS);
+	/* The MPR was the default: not sent. */
+	CHECK_EQ(f->last_mrc.mpr, 0);
 	memset(&m, 0, sizeof(m));
 	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_RETRY_CNT, NULL), 0);
 	CHECK_EQ(m.retry.exp_cnt, 25);
@@ -589,6 +593,30 @@ static void modify_qp_passes_exp_retries(void)
 	CHECK_EQ(f->mrc_modifies, 0);
 	teardown(&s);
 
+	/* An MPR below the window goes at RTS; in RTS it cannot change. */
+	s = setup();
+	f = fake_qp_of(s.vqp);
+	memset(&m, 0, sizeof(m));
+	m.mpr.mpr = 2;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m, MRC_QP_MPR), 0);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTR), 0);
+	CHECK_EQ(f->mrc_modifies, 0);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTS), 0);
+	CHECK_EQ(f->mrc_modifies, 1);
+	CHECK_EQ(f->last_mrc.comp_mask, MRC_MODIFY_QP_MPR);
+	CHECK_EQ(f->last_mrc.mpr, 2);
+	m.mpr.mpr = 4;
+	check_modify_refused(&s, &v, 0, &m, MRC_QP_MPR, EINVAL);
+	/* The same value is no change. */
+	m.mpr.mpr = 2;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, 0, &m, MRC_QP_MPR), 0);
+	memset(&m, 0, sizeof(m));
+	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_MPR | MRC_QP_MPR_DEST,
+			      NULL), 0);
+	CHECK_EQ(m.mpr.mpr, 2);
+	CHECK_EQ(m.mpr.mpr_dest, 8);
+	teardown(&s);
+
 	/* A provider too old to have the entry. */
 	s = setup();
 	s.ctx->modify_qp_mrc = NULL;
@@ -598,7 +626,12 @@ static void modify_qp_passes_exp_retries(void)
 	check_modify_refused(&s, &v, IBV_QP_STATE, &m, MRC_QP_RETRY_CNT,
 			     EOPNOTSUPP);
 	m.retry.exp_cnt = 0;
-	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m, MRC_QP_RETRY_CNT), 0);
+	/* Only the whole window without it. */
+	m.mpr.mpr = 3;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m,
+			       MRC_QP_RETRY_CNT | MRC_QP_MPR), 0);
+	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_MPR, NULL), 0);
+	CHECK_EQ(m.mpr.mpr, 8);
 	teardown(&s);
 }
 
@@ -677,7 +710,7 @@ static void modify_qp_checks_mrc_attributes(void)
 	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_CAP | MRC_QP_MPR |
 			      MRC_QP_MAX_WIMM, NULL), 0);
 	CHECK_EQ(m.cap, MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED);
-	CHECK_EQ(m.mpr.mpr, 8);		/* granted in whole granules */
+	CHECK_EQ(m.mpr.mpr, 3);		/* the kernel's PSN window, 384 */
 	CHECK_EQ(m.wimm.max_wimm, 4);
 	check_modify_refused(&s, &v, 0, &m, MRC_QP_HINT, EINVAL);
 	check_modify_refused(&s, &v, 0, &m, MRC_QP_CC_PROFILE_ID, EINVAL);

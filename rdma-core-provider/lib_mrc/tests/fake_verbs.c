@@ -242,8 +242,10 @@ static int fake_modify_qp_mrc(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 	struct fake_qp *f = fake_qp_of(qp);
 	int err;
 
-	if (mrc && (mrc->comp_mask & ~MRC_MODIFY_QP_EXP_RETRY_CNT ||
-		    mrc->exp_retry_cnt > MRC_EXP_RETRY_FOREVER))
+	if (mrc && (mrc->comp_mask & ~(MRC_MODIFY_QP_EXP_RETRY_CNT |
+					MRC_MODIFY_QP_MPR) ||
+		    mrc->exp_retry_cnt > MRC_EXP_RETRY_FOREVER ||
+		    mrc->mpr > 8))
 		return EINVAL;
 	err = ibv_modify_qp(qp, attr, mask);
 	if (err)
