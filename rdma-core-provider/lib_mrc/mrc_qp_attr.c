@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "mrc_lib.h"
+#include "mrc_ctl_lib.h"
 
 #define MRC_QP_ATTR_KNOWN_MASK						\
 	((int)(MRC_QP_MAX_WIMM | MRC_QP_MAX_WIMM_DEST | MRC_QP_MPR |	\
@@ -92,8 +92,15 @@ int mrc_qp_attr_check(const struct mrc_qp *qp, const struct mrc_qp_attr *attr,
 	if (mask & MRC_QP_RETRY_CNT && attr->retry.exp_cnt &&
 	    !qp->ctx->modify_qp_mrc)
 		return EOPNOTSUPP;
-	if ((mask & MRC_QP_EV_PROFILE_ID && attr->profile.ev_profile_id) ||
-	    (mask & MRC_QP_CC_PROFILE_ID && attr->profile.cc_profile_id))
+	/*
+	 * A device runs one CC profile (MRC_CTL_LIB_CC_ID, the controller
+	 * API's): naming it is naming what every QP gets, any other id names
+	 * no CC profile.
+	 */
+	if (mask & MRC_QP_CC_PROFILE_ID && attr->profile.cc_profile_id &&
+	    attr->profile.cc_profile_id != MRC_CTL_LIB_CC_ID)
+		return EINVAL;
+	if (mask & MRC_QP_EV_PROFILE_ID && attr->profile.ev_profile_id)
 		return EOPNOTSUPP;
 	if (mask & MRC_QP_CAP && attr->cap & ~MRC_QP_CAP_HONOURED)
 		return EOPNOTSUPP;

@@ -689,8 +689,9 @@ static void modify_qp_checks_mrc_attributes(void)
 	m.profile.ev_profile_id = 3;
 	check_modify_refused(&s, &v, to_init, &m, MRC_QP_EV_PROFILE_ID, EOPNOTSUPP);
 	m.profile.ev_profile_id = 0;
+	/* The device's one CC profile is 1: any other id names none. */
 	m.profile.cc_profile_id = 3;
-	check_modify_refused(&s, &v, to_init, &m, MRC_QP_CC_PROFILE_ID, EOPNOTSUPP);
+	check_modify_refused(&s, &v, to_init, &m, MRC_QP_CC_PROFILE_ID, EINVAL);
 	m.profile.cc_profile_id = 0;
 	m.qp_hint = foreign;
 	check_modify_refused(&s, &v, to_init, &m, MRC_QP_HINT, EINVAL);
@@ -704,11 +705,14 @@ static void modify_qp_checks_mrc_attributes(void)
 	m.cap = MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED;
 	m.mpr.mpr = 3;
 	m.wimm.max_wimm = 4;
+	m.profile.cc_profile_id = 1;
 	CHECK_EQ(mrc_modify_qp(s.qp, &v, to_init, &m, MRC_QP_CAP | MRC_QP_MPR |
-			       MRC_QP_MAX_WIMM | MRC_QP_VENDOR_CFG), 0);
+			       MRC_QP_MAX_WIMM | MRC_QP_VENDOR_CFG |
+			       MRC_QP_CC_PROFILE_ID), 0);
 	memset(&m, 0, sizeof(m));
 	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_CAP | MRC_QP_MPR |
-			      MRC_QP_MAX_WIMM, NULL), 0);
+			      MRC_QP_MAX_WIMM | MRC_QP_CC_PROFILE_ID, NULL), 0);
+	CHECK_EQ(m.profile.cc_profile_id, 1);
 	CHECK_EQ(m.cap, MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED);
 	CHECK_EQ(m.mpr.mpr, 3);		/* the kernel's PSN window, 384 */
 	CHECK_EQ(m.wimm.max_wimm, 4);
