@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "mrc.h"
+#include "mrc_provider_api.h"
 #include "mrc_fastpath.h"
 #include "mrc_wr.h"
 
@@ -403,6 +404,45 @@ static int mrc_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 
 	/* libibverbs records the new state in ibqp->state on success. */
 	return ibv_cmd_modify_qp(ibqp, attr, attr_mask, &cmd, sizeof(cmd));
+}
+
+/* The extended request with our driver data right after the core one. */
+struct mrc_modify_qp_ex_cmd {
+	struct verbs_cmd_modify_qp_ex ibv;
+	struct mrc_modify_qp_mrc drv;
+};
+
+_Static_assert(offsetof(struct mrc_modify_qp_ex_cmd, drv) ==
+	       sizeof(struct verbs_cmd_modify_qp_ex),
+	       "driver data must follow the core request");
+_Static_assert(sizeof(struct mrc_modify_qp_mrc) % 8 == 0,
+	       "the extended request counts driver data in 8-byte words");
+
+/* mrc_provider_api.h */
+__attribute__((visibility("default")))
+int mrc_provider_modify_qp_mrc(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
+			       int attr_mask,
+			       const struct mrc_modify_qp_mrc *mrc)
+{
+	struct ib_uverbs_ex_modify_qp_resp resp;
+	struct mrc_modify_qp_ex_cmd cmd;
+	int err;
+
+	if (!ibqp || (attr_mask && !attr))
+		return EINVAL;
+	if (!mrc || !mrc->comp_mask)
+		return ibv_modify_qp(ibqp, attr, attr_mask);
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.drv = *mrc;
+	err = ibv_cmd_modify_qp_ex(ibqp, attr, attr_mask, &cmd.ibv,
+				   sizeof(cmd), &resp, sizeof(resp));
+	if (err)
+		return err;
+	/* What ibv_modify_qp() would record; mrc_qp_state() reads it. */
+	if (attr_mask & IBV_QP_STATE)
+		__atomic_store_n(&ibqp->state, attr->qp_state,
+				 __ATOMIC_RELAXED);
+	return 0;
 }
 
 static int mrc_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,

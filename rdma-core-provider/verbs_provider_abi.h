@@ -506,6 +506,17 @@ struct verbs_cmd_modify_qp {
 	struct ib_uverbs_modify_qp core_payload;
 };
 
+/*
+ * rdma-core's struct ibv_modify_qp_ex: the extended header, the core
+ * request, then the driver data (ours: struct mrc_modify_qp_mrc), which
+ * libibverbs sends as the provider part of the request.
+ */
+struct verbs_cmd_modify_qp_ex {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_ex_cmd_hdr ex_hdr;
+	struct ib_uverbs_ex_modify_qp core_payload;
+};
+
 struct verbs_cmd_query_qp {
 	struct ib_uverbs_cmd_hdr hdr;
 	struct ib_uverbs_query_qp core_payload;
@@ -712,6 +723,12 @@ int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp,
 int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		      int attr_mask, struct verbs_cmd_modify_qp *cmd,
 		      size_t cmd_size);
+/* The same in every layout; resp may carry no driver data (ours none). */
+int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+			 int attr_mask, struct verbs_cmd_modify_qp_ex *cmd,
+			 size_t cmd_size,
+			 struct ib_uverbs_ex_modify_qp_resp *resp,
+			 size_t resp_size);
 int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
 		     int attr_mask, struct ibv_qp_init_attr *qp_init_attr,
 		     struct verbs_cmd_query_qp *cmd, size_t cmd_size);

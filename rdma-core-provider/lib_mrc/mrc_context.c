@@ -47,6 +47,7 @@ struct mrc_context *mrc_create_context(struct ibv_context *vcontext,
 		return NULL;
 	}
 	ctx->vctx = vcontext;
+	ctx->modify_qp_mrc = mrc_provider_get(vcontext, &ctx->provider);
 	pthread_mutex_init(&ctx->lock, NULL);
 	pthread_rwlock_init(&ctx->qp_table_lock, NULL);
 	return ctx;
@@ -66,6 +67,7 @@ int mrc_destroy_context(struct mrc_context *mrc_ctx)
 	if (busy)
 		return mrc_fail(EBUSY);
 	mrc_ctl_state_free(mrc_ctx->ctl);
+	mrc_provider_put(mrc_ctx->provider);
 	pthread_rwlock_destroy(&mrc_ctx->qp_table_lock);
 	pthread_mutex_destroy(&mrc_ctx->lock);
 	free(mrc_ctx);

@@ -34,11 +34,25 @@ int mrc_fill_device_attr(struct ibv_context *vctx,
 				   UINT16_MAX : dev.max_qp_wr;
 	attr->wimm_attr.max_wimm_dest = attr->wimm_attr.max_wimm;
 	attr->mpr_attr.max_mpr = MRC_LIB_MPR;
-	attr->mpr_attr.mpr_resolution = MRC_LIB_MPR;
+	/*
+	 * Through the provider's entry the kernel takes any MPR up to its
+	 * window (one PSN unit at a time); without it, only the window.
+	 */
+	attr->mpr_attr.mpr_resolution = mrc_kernel_takes_attrs(vctx) ?
+					1 : MRC_LIB_MPR;
 	attr->qp_attr.max_qp_hint = MRC_LIB_MAX_QP_HINTS;
 	/* A trimmed packet is NAKed at once (Documentation/reliability.rst). */
 	attr->cap = MRC_DEVICE_CAP_TRIM_NACK;
 	return 0;
+}
+
+bool mrc_kernel_takes_attrs(struct ibv_context *vctx)
+{
+	void *handle;
+	bool has = mrc_provider_get(vctx, &handle) != NULL;
+
+	mrc_provider_put(handle);
+	return has;
 }
 
 MRC_EXPORT

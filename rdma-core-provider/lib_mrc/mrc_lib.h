@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "mrc.h"
+#include "../mrc_provider_api.h"
 
 #define MRC_EXPORT __attribute__((visibility("default")))
 
@@ -39,6 +40,8 @@
 #define MRC_LIB_MAX_TIMEOUT	24
 #define MRC_LIB_MAX_LINEAR	7
 #define MRC_LIB_MAX_EXP		25
+_Static_assert(MRC_LIB_MAX_EXP == MRC_EXP_RETRY_FOREVER,
+	       "the API's and the kernel's endless exponential stage differ");
 
 #define MRC_LIB_QP_BUCKETS	256
 
@@ -62,6 +65,14 @@ struct mrc_context {
 
 	/* The controller API's state (mrc_ctl_lib.h), made on first use. */
 	struct mrc_ctl_state *ctl;
+
+	/*
+	 * The provider's entry that carries the MRC attributes the kernel
+	 * takes (mrc_provider.c); NULL with a provider too old to have it,
+	 * and then those attributes are EOPNOTSUPP.
+	 */
+	mrc_provider_modify_qp_mrc_fn modify_qp_mrc;
+	void *provider;		/* its dlopen() handle, released at destroy */
 };
 
 struct mrc_comp_channel {
@@ -187,6 +198,7 @@ struct mrc_qp_transition {
 bool mrc_qp_attr_mask_known(int mask);
 int mrc_qp_attr_check(const struct mrc_qp *qp, const struct mrc_qp_attr *attr,
 		      int mask, struct mrc_qp_transition t);
+uint32_t mrc_qp_mpr_granted(const struct mrc_context *ctx, uint32_t mpr);
 void mrc_qp_attr_apply(struct mrc_qp_attr *to, const struct mrc_qp_attr *from,
 		       int mask);
 uint8_t mrc_timeout_to_ib(uint8_t mrc_timeout);
@@ -195,6 +207,17 @@ uint8_t mrc_timeout_to_ib(uint8_t mrc_timeout);
 void mrc_ctl_state_free(struct mrc_ctl_state *st);
 
 /* mrc_qp.c */
+/*
+ * The provider's lib_mrc entry for @vctx (mrc_provider_api.h), and a
+ * handle that keeps the provider loaded, for mrc_provider_put(); NULL if
+ * the provider has none. The unit tests supply their own.
+ */
+mrc_provider_modify_qp_mrc_fn mrc_provider_get(struct ibv_context *vctx,
+						void **handle);
+void mrc_provider_put(void *handle);
+/* Whether @vctx's provider has that entry. */
+bool mrc_kernel_takes_attrs(struct ibv_context *vctx);
+
 struct mrc_qp *mrc_qp_lookup_locked(struct mrc_context *ctx, uint32_t qpn);
 struct mrc_qp *mrc_qp_lookup(struct mrc_context *ctx, uint32_t qpn);
 

@@ -235,10 +235,35 @@ static void mrc_fill_transition(const struct mrc_qp_attr *staged,
 	}
 }
 
+/*
+ * The MRC attributes the kernel takes, at the transition it takes them at
+ * (with the verbs timeout and retry count, RTR to RTS). None is sent
+ * while each is at its default, so that a kernel without them still runs
+ * every QP that does not ask for them.
+ */
+static void mrc_fill_kernel_attr(const struct mrc_qp_attr *staged,
+				 struct mrc_qp_transition t,
+				 struct mrc_modify_qp_mrc *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (t.cur != IBV_QPS_RTR || t.next != IBV_QPS_RTS)
+		return;
+	if (staged->retry.exp_cnt) {
+		k->comp_mask |= MRC_MODIFY_QP_EXP_RETRY_CNT;
+		k->exp_retry_cnt = staged->retry.exp_cnt;
+	}
+	/* MRC_LIB_MPR is the whole window, the kernel's default. */
+	if (staged->mpr.mpr != MRC_LIB_MPR) {
+		k->comp_mask |= MRC_MODIFY_QP_MPR;
+		k->mpr = staged->mpr.mpr;
+	}
+}
+
 MRC_EXPORT
 int mrc_modify_qp(struct mrc_qp *qp, struct ibv_qp_attr *vattr, int vattr_mask,
 		  struct mrc_qp_attr *mrc_attr, int mrc_attr_mask)
 {
+	struct mrc_modify_qp_mrc kattr;
 	struct mrc_qp_transition t;
 	struct mrc_qp_attr staged;
 	struct ibv_qp_init_attr unused;
@@ -262,12 +287,19 @@ int mrc_modify_qp(struct mrc_qp *qp, struct ibv_qp_attr *vattr, int vattr_mask,
 		return mrc_fail_errno(err);
 	staged = qp->attr;
 	mrc_qp_attr_apply(&staged, mrc_attr, mrc_attr_mask);
+	if (mrc_attr_mask & MRC_QP_MPR)
+		staged.mpr.mpr = mrc_qp_mpr_granted(qp->ctx, mrc_attr->mpr.mpr);
 
 	mask = vattr_mask & ~MRC_IBV_NOT_MRC;
 	if (mask) {
 		a = *vattr;
 		mrc_fill_transition(&staged, t, &a, &mask);
-		err = ibv_modify_qp(qp->qp, &a, mask);
+		mrc_fill_kernel_attr(&staged, t, &kattr);
+		/* Without MRC attributes, the provider's own ibv_modify_qp(). */
+		if (kattr.comp_mask)
+			err = qp->ctx->modify_qp_mrc(qp->qp, &a, mask, &kattr);
+		else
+			err = ibv_modify_qp(qp->qp, &a, mask);
 		if (err)
 			return mrc_fail_errno(err);
 	}

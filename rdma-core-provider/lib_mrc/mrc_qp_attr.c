@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "mrc_lib.h"
+#include "mrc_ctl_lib.h"
 
 #define MRC_QP_ATTR_KNOWN_MASK						\
 	((int)(MRC_QP_MAX_WIMM | MRC_QP_MAX_WIMM_DEST | MRC_QP_MPR |	\
@@ -81,15 +81,26 @@ int mrc_qp_attr_check(const struct mrc_qp *qp, const struct mrc_qp_attr *attr,
 	if (mask & (MRC_QP_EV_PROFILE_ID | MRC_QP_CC_PROFILE_ID | MRC_QP_HINT) &&
 	    !to_init)
 		return EINVAL;
-	/* The kernel takes timeout and retries once, on the way to RTS. */
+	/* The kernel takes these once, on the way to RTS. */
 	if (mask & (MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT) && !mrc_before_rts(t.cur))
+		return EINVAL;
+	if (mask & MRC_QP_MPR && !mrc_before_rts(t.cur) &&
+	    mrc_qp_mpr_granted(qp->ctx, attr->mpr.mpr) != qp->attr.mpr.mpr)
 		return EINVAL;
 
 	/* In range, but not in soft-MRC yet. */
-	if (mask & MRC_QP_RETRY_CNT && attr->retry.exp_cnt)
+	if (mask & MRC_QP_RETRY_CNT && attr->retry.exp_cnt &&
+	    !qp->ctx->modify_qp_mrc)
 		return EOPNOTSUPP;
-	if ((mask & MRC_QP_EV_PROFILE_ID && attr->profile.ev_profile_id) ||
-	    (mask & MRC_QP_CC_PROFILE_ID && attr->profile.cc_profile_id))
+	/*
+	 * A device runs one CC profile (MRC_CTL_LIB_CC_ID, the controller
+	 * API's): naming it is naming what every QP gets, any other id names
+	 * no CC profile.
+	 */
+	if (mask & MRC_QP_CC_PROFILE_ID && attr->profile.cc_profile_id &&
+	    attr->profile.cc_profile_id != MRC_CTL_LIB_CC_ID)
+		return EINVAL;
+	if (mask & MRC_QP_EV_PROFILE_ID && attr->profile.ev_profile_id)
 		return EOPNOTSUPP;
 	if (mask & MRC_QP_CAP && attr->cap & ~MRC_QP_CAP_HONOURED)
 		return EOPNOTSUPP;
@@ -100,14 +111,25 @@ int mrc_qp_attr_check(const struct mrc_qp *qp, const struct mrc_qp_attr *attr,
 }
 
 /*
- * Records what was set. An MPR is allocated in whole granules, so any
- * request (0: the default) is granted as the one window the kernel has.
+ * The MPR a request is granted: 0 means the whole window; through the
+ * provider's entry any other value is the requester's PSN window, and
+ * without it the kernel has only the whole window (one granule).
+ */
+uint32_t mrc_qp_mpr_granted(const struct mrc_context *ctx, uint32_t mpr)
+{
+	return mpr && ctx->modify_qp_mrc ? mpr : MRC_LIB_MPR;
+}
+
+/*
+ * Records what was set. The responder's reordering window is one size in
+ * the kernel, so an MPR_DEST (0: the default) is granted as that window;
+ * the caller grants MPR (mrc_qp_mpr_granted()).
  */
 void mrc_qp_attr_apply(struct mrc_qp_attr *to, const struct mrc_qp_attr *from,
 		       int mask)
 {
 	if (mask & MRC_QP_MPR)
-		to->mpr.mpr = MRC_LIB_MPR;
+		to->mpr.mpr = from->mpr.mpr;
 	if (mask & MRC_QP_MPR_DEST)
 		to->mpr.mpr_dest = MRC_LIB_MPR;
 	if (mask & MRC_QP_MAX_WIMM)

@@ -11,9 +11,27 @@
  * first). On the live QP: a READ is refused with EOPNOTSUPP, and the WIMM
  * limit (4) refuses a fifth WRITE with immediate in flight with EAGAIN.
  * Prints what it checked; exits 0 only if everything held.
+ *
+ * mrc-api-probe --outage SECONDS EXP_CNT ok|retry-exc DEV_A IP_A DEV_B IP_B
+ *
+ * The exponential retry stage: A's QP with the MRC timeout 12 (4 ms), one
+ * linear retry and EXP_CNT exponential ones. One WRITE checked, then the
+ * shell command $MRC_OUTAGE_DOWN, a 64 KiB WRITE posted, SECONDS later
+ * $MRC_OUTAGE_UP. "ok": the WRITE must not fail meanwhile and must
+ * complete after, every byte at B checked, and a second WRITE too;
+ * "retry-exc": it must end in IBV_WC_RETRY_EXC_ERR before the link comes
+ * back.
+ *
+ * mrc-api-probe --mpr MPR DEV_A IP_A DEV_B IP_B
+ *
+ * The requester's PSN window: A's QP with MPR (1 to 8), WRITEs of 512 KiB
+ * (512 PSNs at MTU 1024) checked byte for byte at B, then A's line of
+ * /sys/kernel/debug/mrc/req must show the window MPR x 128 and a peak of
+ * PSNs outstanding within it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +45,9 @@
 #define MAX_LEN		(64u << 10)
 #define QP_DEPTH	64
 #define MAX_WIMM	4
+
+/* A's retry attributes (--outage changes them). */
+static uint8_t qp_timeout = 16, qp_linear = 7, qp_exp, qp_mpr = 8;
 
 struct side {
 	struct ibv_context *vctx;
@@ -147,10 +168,11 @@ static int connect_side(struct side *s, const struct side *peer)
 	memset(&v, 0, sizeof(v));
 	v.qp_state = IBV_QPS_RTS;
 	v.sq_psn = 0x100;
-	m.mpr.mpr = 8;
+	m.mpr.mpr = qp_mpr;
 	m.wimm.max_wimm = MAX_WIMM;
-	m.timeout = 16;
-	m.retry.linear_cnt = 7;
+	m.timeout = qp_timeout;
+	m.retry.linear_cnt = qp_linear;
+	m.retry.exp_cnt = qp_exp;
 	err = mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_SQ_PSN, &m,
 			    MRC_QP_MPR | MRC_QP_MAX_WIMM | MRC_QP_TIMEOUT |
 			    MRC_QP_RETRY_CNT);
@@ -327,6 +349,143 @@ static int check_refusals(struct side *a, struct side *b)
 	return post_recvs(b, 1);
 }
 
+static int run_cmd(const char *var)
+{
+	const char *cmd = getenv(var);
+
+	if (!cmd || !*cmd || system(cmd) != 0) {
+		fprintf(stderr, "mrc-api-probe: $%s failed: %s\n", var,
+			cmd ? cmd : "(unset)");
+		return -1;
+	}
+	return 0;
+}
+
+/* A WRITE across the outage (see the top of this file). */
+static int outage(struct side *a, struct side *b, double seconds, bool want_ok,
+		  uint64_t *rs)
+{
+	unsigned long long checked = 0;
+	struct ibv_send_wr w, *bad = NULL;
+	double start, up_at, done_at, end;
+	uint64_t seed = rnd(rs);
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	int n = 0, err;
+
+	if (round_trip(a, b, 0, rs, &checked))
+		return -1;
+	fill(a->buf, MAX_LEN, seed);
+	memset(b->buf, 0, MAX_LEN);
+	w = write_wr(a, b, &sge, IBV_WR_RDMA_WRITE, 0, 0, MAX_LEN, 0xe0,
+		     IBV_SEND_SIGNALED);
+	if (run_cmd("MRC_OUTAGE_DOWN"))
+		return -1;
+	start = probe_now();
+	err = mrc_post_send(a->qp, &w, &bad);
+	if (err) {
+		run_cmd("MRC_OUTAGE_UP");
+		return errno = err, fail("mrc_post_send");
+	}
+	up_at = start + seconds;
+	while (probe_now() < up_at && (n = mrc_poll_cq(a->cq, 1, &wc)) == 0)
+		;
+	done_at = probe_now();
+	if (run_cmd("MRC_OUTAGE_UP"))
+		return -1;
+	if (n == 1) {
+		printf("WRITE completed %.2f s into the %.1f s outage: %s\n",
+		       done_at - start, seconds,
+		       ibv_wc_status_str(wc.status));
+		if (want_ok || wc.status != IBV_WC_RETRY_EXC_ERR ||
+		    wc.wr_id != 0xe0)
+			return -1;
+		return 0;
+	}
+	if (n < 0 || !want_ok) {
+		fprintf(stderr, "mrc-api-probe: no failure during the outage (%d)\n",
+			n);
+		return -1;
+	}
+	end = probe_now() + 30;
+	while ((n = mrc_poll_cq(a->cq, 1, &wc)) == 0 && probe_now() < end)
+		;
+	if (n != 1 || wc.status != IBV_WC_SUCCESS || wc.wr_id != 0xe0) {
+		fprintf(stderr, "mrc-api-probe: after the outage: %d, %s\n", n,
+			n == 1 ? ibv_wc_status_str(wc.status) : "none");
+		return -1;
+	}
+	printf("WRITE survived the %.1f s outage, completed %.2f s after the link came back\n",
+	       seconds, probe_now() - up_at);
+	if (check(b->buf, MAX_LEN, seed, "WRITE across the outage", 0))
+		return -1;
+	checked = 0;
+	if (round_trip(a, b, 1, rs, &checked))
+		return -1;
+	printf("%u bytes across the outage checked, and a round after it (%llu bytes)\n",
+	       MAX_LEN, checked);
+	return 0;
+}
+
+/* A's WINDOW and PEAK in /sys/kernel/debug/mrc/req (mrc_debugfs.c). */
+static int req_window(const char *dev, uint32_t qpn, unsigned int *window,
+		      unsigned int *peak)
+{
+	FILE *f = fopen("/sys/kernel/debug/mrc/req", "r");
+	char line[512], name[64];
+	int found = -1;
+
+	if (!f)
+		return fail("/sys/kernel/debug/mrc/req");
+	while (found && fgets(line, sizeof(line), f)) {
+		unsigned int q;
+
+		if (sscanf(line, "%63s %u %*s %*u %*u %*u %*u %*u %*u %*u %*u %*u %u %u",
+			   name, &q, window, peak) == 4 &&
+		    !strcmp(name, dev) && q == qpn)
+			found = 0;
+	}
+	fclose(f);
+	if (found)
+		fprintf(stderr, "mrc-api-probe: %s QP %u not in debugfs req\n",
+			dev, qpn);
+	return found;
+}
+
+static int mpr_run(struct side *a, struct side *b, const char *dev_a,
+		   uint64_t *rs)
+{
+	struct ibv_send_wr w, *bad = NULL;
+	unsigned int window, peak;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	int i, err;
+
+	for (i = 0; i < 8; i++) {
+		uint64_t seed = rnd(rs);
+
+		fill(a->buf, HALF, seed);
+		w = write_wr(a, b, &sge, IBV_WR_RDMA_WRITE, 0, HALF, HALF,
+			     0xf0 + i, IBV_SEND_SIGNALED);
+		err = mrc_post_send(a->qp, &w, &bad);
+		if (err)
+			return errno = err, fail("mrc_post_send");
+		if (wait_one(a, &wc) || check(b->buf + HALF, HALF, seed,
+					      "512 KiB WRITE", i))
+			return -1;
+	}
+	if (req_window(dev_a, a->qpn, &window, &peak))
+		return -1;
+	printf("MPR %u: 8 WRITEs of 512 KiB checked; PSN window %u, peak outstanding %u\n",
+	       qp_mpr, window, peak);
+	if (window != qp_mpr * 128u || !peak || peak > window) {
+		fprintf(stderr, "mrc-api-probe: want window %u and 0 < peak <= it\n",
+			qp_mpr * 128u);
+		return -1;
+	}
+	return 0;
+}
+
 static int close_side(struct side *s)
 {
 	int bad = 0;
@@ -349,8 +508,40 @@ int main(int argc, char **argv)
 	int transfers, round, status = 1;
 	uint64_t rs;
 
+	if (argc == 9 && !strcmp(argv[1], "--outage")) {
+		qp_timeout = 12;
+		qp_linear = 1;
+		qp_exp = (uint8_t)atoi(argv[3]);
+		rs = 0x5eed;
+		printf("outage %s s, linear 1, exp %u, expecting %s\n", argv[2],
+		       qp_exp, argv[4]);
+		if (!open_side(&a, argv[5], argv[6]) &&
+		    !open_side(&b, argv[7], argv[8]) &&
+		    !connect_side(&a, &b) && !connect_side(&b, &a) &&
+		    !post_recvs(&b, QP_DEPTH / 2) &&
+		    !outage(&a, &b, atof(argv[2]), !strcmp(argv[4], "ok"), &rs))
+			status = 0;
+		goto out;
+	}
+	if (argc == 7 && !strcmp(argv[1], "--mpr")) {
+		struct mrc_qp_attr m;
+		struct ibv_qp_attr v;
+
+		qp_mpr = (uint8_t)atoi(argv[2]);
+		rs = 0x5eed;
+		if (!open_side(&a, argv[3], argv[4]) &&
+		    !open_side(&b, argv[5], argv[6]) &&
+		    !connect_side(&a, &b) && !connect_side(&b, &a) &&
+		    !mrc_query_qp(a.qp, &v, 0, &m, MRC_QP_MPR, NULL) &&
+		    m.mpr.mpr == qp_mpr && !mpr_run(&a, &b, argv[3], &rs))
+			status = 0;
+		goto out;
+	}
 	if (argc < 5) {
-		fprintf(stderr, "usage: %s DEV_A IP_A DEV_B IP_B [TRANSFERS [SEED]]\n", argv[0]);
+		fprintf(stderr, "usage: %s DEV_A IP_A DEV_B IP_B [TRANSFERS [SEED]]\n"
+			"       %s --outage SECONDS EXP_CNT ok|retry-exc DEV_A IP_A DEV_B IP_B\n"
+			"       %s --mpr MPR DEV_A IP_A DEV_B IP_B\n",
+			argv[0], argv[0], argv[0]);
 		return 2;
 	}
 	transfers = argc > 5 ? atoi(argv[5]) : 200;

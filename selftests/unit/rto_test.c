@@ -3,6 +3,7 @@
  * Unit tests of the adaptive retransmission timeout (mrc_rto.c): the
  * initial value, the RFC 6298 estimator on its first and later samples,
  * the bounds, the granularity margin, exponential backoff and its end,
+ * the exponential retry stage,
  * and a noisy RTT that must leave the RTO above nearly every sample.
  */
 #include "ktap.h"
@@ -144,6 +145,58 @@ static void backoff_doubles_and_caps(void)
 	CHECK_EQ(mrc_rto_us(&r), 3000);
 }
 
+/*
+ * The exponential stage doubles the RTO in force when it starts, past
+ * max_us up to exp_max_us, and progress ends it; an exp_max_us below
+ * max_us means max_us.
+ */
+static void exp_stage_doubles_to_its_bound(void)
+{
+	struct mrc_rto_params p = params(1000, 4000, 1, 1000);
+	struct mrc_rto r;
+	int i;
+
+	p.exp_max_us = 64000;
+	mrc_rto_init(&r, &p);
+	mrc_rto_on_timeout(&r);
+	mrc_rto_on_timeout(&r);
+	mrc_rto_on_timeout(&r);
+	CHECK_EQ(mrc_rto_us(&r), 4000);
+	CHECK(!mrc_rto_in_exp(&r));
+	mrc_rto_enter_exp(&r);
+	CHECK(mrc_rto_in_exp(&r));
+	CHECK_EQ(mrc_rto_us(&r), 4000);
+	mrc_rto_on_timeout(&r);
+	CHECK_EQ(mrc_rto_us(&r), 8000);
+	/* Entering again changes nothing. */
+	mrc_rto_enter_exp(&r);
+	CHECK_EQ(mrc_rto_us(&r), 8000);
+	mrc_rto_on_timeout(&r);
+	CHECK_EQ(mrc_rto_us(&r), 16000);
+	for (i = 0; i < 100; i++)
+		mrc_rto_on_timeout(&r);
+	CHECK_EQ(mrc_rto_us(&r), 64000);
+	mrc_rto_on_progress(&r);
+	CHECK(!mrc_rto_in_exp(&r));
+	CHECK_EQ(mrc_rto_us(&r), 1000);
+
+	p.exp_max_us = 10;
+	mrc_rto_init(&r, &p);
+	CHECK_EQ(r.p.exp_max_us, 4000);
+	mrc_rto_enter_exp(&r);
+	mrc_rto_on_timeout(&r);
+	mrc_rto_on_timeout(&r);
+	CHECK_EQ(mrc_rto_us(&r), 4000);
+	/* A bound lowered under the stage's RTO takes it down at once. */
+	p.exp_max_us = 1ull << 40;
+	mrc_rto_set_params(&r, &p);
+	CHECK_EQ(r.p.exp_max_us, MRC_RTO_MAX_US);
+	p.max_us = 2000;
+	p.exp_max_us = 3000;
+	mrc_rto_set_params(&r, &p);
+	CHECK_EQ(mrc_rto_us(&r), 3000);
+}
+
 /* New bounds keep the estimate and the backoff, and bound them anew. */
 static void new_bounds_keep_estimate(void)
 {
@@ -264,6 +317,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(microsecond_rtt_microsecond_rto),
 	KTAP_CASE(bounds_hold),
 	KTAP_CASE(backoff_doubles_and_caps),
+	KTAP_CASE(exp_stage_doubles_to_its_bound),
 	KTAP_CASE(new_bounds_keep_estimate),
 	KTAP_CASE(noisy_rtt_few_spurious),
 	KTAP_CASE(rtt_bound_ignores_floor_and_backoff),

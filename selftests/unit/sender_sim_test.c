@@ -827,6 +827,157 @@ static void dead_network_exhausts_retries(void)
 	}
 }
 
+/*
+ * A dead peer, driven timeout by timeout: the time from one timeout to
+ * the next, and when the message fails.
+ */
+static u32 exp_retry_run(struct mrc_sender *s, u32 max_timeouts, u64 *gaps,
+			 u64 *now)
+{
+	struct mrc_sender_tx tx;
+	u64 due, last = *now;
+	u32 n = 0;
+
+	while (n < max_timeouts && mrc_sender_next_timer(s, *now, &due)) {
+		*now = due;
+		if (!mrc_sender_on_timeout(s, *now)) {
+			if (s->failed)
+				break;
+			continue;
+		}
+		gaps[n++] = *now - last;
+		last = *now;
+		while (mrc_sender_next(s, *now, &tx))
+			;
+	}
+	return n;
+}
+
+/*
+ * retry_cnt linear timeouts, then exp_retry_cnt more, each twice as long
+ * as the one before and past the RTO's max up to exp_max_us; one more
+ * fails the message. MRC_SENDER_RETRY_FOREVER never fails, and an ACK
+ * ends the stage: the RTO is the base one again and the message succeeds.
+ */
+static void exp_retry_stage(void)
+{
+	struct mrc_sender_params p = {
+		.retry_cnt = 2, .exp_retry_cnt = 3, .fixed_cwnd = 8, .mtu = 1024,
+		.ack_interval = 4, .timer_granularity_us = 1,
+		.rto = { .min_us = 100, .max_us = 400, .granularity_us = 1,
+			 .initial_us = 100, .exp_max_us = 1600 },
+	};
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[8];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u64 gaps[64], now = 10;
+	u32 n, i;
+
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 4, NULL, NULL, 0), 0);
+	CHECK_EQ(mrc_sender_post(&s, 1, 7), 0);
+	CHECK(mrc_sender_next(&s, now, &tx));
+	n = exp_retry_run(&s, 64, gaps, &now);
+	/* Linear (with the RTO's backoff, capped at max): 100, 200; exp. */
+	CHECK_EQ(n, 5);
+	CHECK_EQ(gaps[0], 100);
+	CHECK_EQ(gaps[1], 200);
+	CHECK_EQ(gaps[2], 400);
+	CHECK_EQ(gaps[3], 800);
+	CHECK_EQ(gaps[4], 1600);
+	CHECK(s.failed);
+	CHECK_EQ(s.stats.timeouts, 6);
+	CHECK_EQ(s.stats.exp_timeouts, 3);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 7);
+	CHECK_EQ(d.status, MRC_SENDER_ST_RETRY_EXCEEDED);
+
+	/* Without the stage: failed at the third timeout, as before. */
+	p.exp_retry_cnt = 0;
+	now = 10;
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 4, NULL, NULL, 0), 0);
+	CHECK_EQ(mrc_sender_post(&s, 1, 8), 0);
+	CHECK(mrc_sender_next(&s, now, &tx));
+	n = exp_retry_run(&s, 64, gaps, &now);
+	CHECK_EQ(n, 2);
+	CHECK(s.failed);
+	CHECK_EQ(s.stats.timeouts, 3);
+	CHECK_EQ(s.stats.exp_timeouts, 0);
+
+	p.exp_retry_cnt = MRC_SENDER_RETRY_FOREVER;
+	now = 10;
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 8, msgs, 4, NULL, NULL, 0), 0);
+	CHECK_EQ(mrc_sender_post(&s, 1, 9), 0);
+	CHECK(mrc_sender_next(&s, now, &tx));
+	n = exp_retry_run(&s, 60, gaps, &now);
+	CHECK_EQ(n, 60);
+	CHECK(!s.failed);
+	for (i = 4; i < n; i++)
+		CHECK_EQ(gaps[i], 1600);
+	CHECK(!mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(mrc_sender_on_ack(&s, now + 1, 1, NULL, 0, 0, false),
+		 MRC_TX_ACK_OK);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.cookie, 9);
+	CHECK_EQ(d.status, MRC_SENDER_ST_OK);
+	CHECK(!mrc_rto_in_exp(&s.rto));
+	CHECK_EQ(mrc_sender_rto_us(&s), 100);
+}
+
+/*
+ * A PSN window below the tracker's slots (an MRC QP's MPR): never more
+ * PSNs outstanding than it, with or without NSCC's room, and each ACK
+ * lets as many new ones go as it acknowledged.
+ */
+static void psn_window_bounds_outstanding(void)
+{
+	struct mrc_sender_params p = {
+		.retry_cnt = 1, .fixed_cwnd = 64, .mtu = 1024, .psn_window = 5,
+		.ack_interval = 4, .timer_granularity_us = 1,
+		.rto = { .min_us = 100, .max_us = 1000, .granularity_us = 1,
+			 .initial_us = 200 },
+	};
+	struct mrc_sender_msg msgs[4];
+	struct mrc_tx_slot slots[16];
+	struct mrc_sender_done d;
+	struct mrc_sender_tx tx;
+	struct mrc_sender s;
+	u32 n = 0, acked = 0;
+
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 16, msgs, 4, NULL, NULL, 0), 0);
+	CHECK_EQ(mrc_sender_post(&s, 12, 1), 0);
+	while (mrc_sender_next(&s, 10, &tx))
+		n++;
+	CHECK_EQ(n, 5);
+	CHECK(!mrc_sender_window_open(&s));
+	while (acked < 12 && !ktap_case_failed) {
+		acked += 2;
+		CHECK_EQ(mrc_sender_on_ack(&s, 20 + acked, acked, NULL, 0, 0,
+					   false), MRC_TX_ACK_OK);
+		while (mrc_sender_next(&s, 20 + acked, &tx))
+			n++;
+		CHECK(mrc_tx_outstanding(&s.tx) <= 5);
+	}
+	CHECK_EQ(n, 12);
+	CHECK_EQ(s.tx.peak_outstanding, 5);
+	CHECK(mrc_sender_poll_done(&s, &d));
+	CHECK_EQ(d.status, MRC_SENDER_ST_OK);
+
+	/* 0: the slots; beyond them: clamped to them. */
+	p.psn_window = 0;
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 16, msgs, 4, NULL, NULL, 0), 0);
+	CHECK_EQ(s.tx.window, 16);
+	p.psn_window = 1000;
+	CHECK_EQ(mrc_sender_init(&s, &p, slots, 16, msgs, 4, NULL, NULL, 0), 0);
+	CHECK_EQ(s.tx.window, 16);
+	CHECK_EQ(mrc_sender_post(&s, 20, 2), 0);
+	n = 0;
+	while (mrc_sender_next(&s, 10, &tx))
+		n++;
+	CHECK_EQ(n, 16);
+}
+
 /* Bad sizes and a full ring are refused with their errno. */
 static void sender_refuses_bad_input(void)
 {
@@ -1764,6 +1915,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(silent_outage_resumes_within_probe_intervals),
 	KTAP_CASE(trims_retransmit_without_rto),
 	KTAP_CASE(dead_network_exhausts_retries),
+	KTAP_CASE(exp_retry_stage),
+	KTAP_CASE(psn_window_bounds_outstanding),
 };
 
 KTAP_MAIN("mrc_sender_sim", cases)

@@ -148,6 +148,43 @@ struct mrc_create_qp_resp {
 	struct mrc_ring_info rq;	/* all zero when the QP uses an SRQ */
 };
 
+/*
+ * Driver-private data of the extended MODIFY_QP request
+ * (IB_USER_VERBS_EX_CMD_MODIFY_QP; the legacy MODIFY_QP carries none): the
+ * MRC attributes of an RC QP that verbs has no field for. comp_mask says
+ * which fields are given; the others keep their value, and a request
+ * without this data changes none of them. A comp_mask bit the kernel does
+ * not know is EOPNOTSUPP, non-zero reserved bytes EINVAL, and so is any of
+ * these on a QP that is not RC. A request shorter than this structure is
+ * zero-filled; bytes beyond it must be zero (EOPNOTSUPP), so that fields
+ * appended later fail cleanly on an older kernel.
+ *
+ * exp_retry_cnt: after the QP's retry_cnt timeouts, this many more, each
+ * RTO twice the one before (Documentation/reliability.rst), before the
+ * oldest request fails with IB_WC_RETRY_EXC_ERR; MRC_EXP_RETRY_FOREVER
+ * never fails it. 0 to MRC_EXP_RETRY_FOREVER (else EINVAL), and only
+ * before RTS (the requester takes it at RTR to RTS; EINVAL once in RTS).
+ *
+ * mpr: the requester's PSN window, in units of MRC_MPR_PSNS: at most
+ * mpr x MRC_MPR_PSNS PSNs outstanding. 0 is the whole window the kernel
+ * has (its responder's reordering window, 1024 PSNs); above that, EINVAL.
+ * Only before RTS, as exp_retry_cnt.
+ */
+enum mrc_modify_qp_mask {
+	MRC_MODIFY_QP_EXP_RETRY_CNT	= 1 << 0,
+	MRC_MODIFY_QP_MPR		= 1 << 1,
+};
+
+#define MRC_EXP_RETRY_FOREVER	25
+#define MRC_MPR_PSNS		128
+
+struct mrc_modify_qp_mrc {
+	__u32 comp_mask;	/* enum mrc_modify_qp_mask */
+	__u8 exp_retry_cnt;
+	__u8 mpr;
+	__u8 reserved[2];
+};
+
 struct mrc_create_srq_resp {
 	struct mrc_ring_info rq;
 };

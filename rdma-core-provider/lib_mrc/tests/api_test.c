@@ -66,6 +66,8 @@ static void teardown(struct setup *s)
 		CHECK_EQ(mrc_destroy_qp(s->qp), 0);
 	CHECK_EQ(mrc_destroy_cq(s->cq), 0);
 	CHECK_EQ(mrc_destroy_context(s->ctx), 0);
+	/* The context let go of the provider it found. */
+	CHECK_EQ(fake.provider_refs, 0);
 	CHECK_EQ(fake.live_qps, 0);
 	CHECK_EQ(fake.live_cqs, 0);
 	CHECK_EQ(fake.live_channels, 0);
@@ -135,7 +137,9 @@ static void query_device_reports_soft_mrc_limits(void)
 	CHECK_EQ(attr.wimm_attr.max_wimm, 0x4000);
 	CHECK_EQ(attr.wimm_attr.max_wimm_dest, 0x4000);
 	CHECK_EQ(attr.mpr_attr.max_mpr, 8);
-	CHECK_EQ(attr.mpr_attr.mpr_resolution, 8);
+	/* The (fake) provider has the entry: any MPR up to the window. */
+	CHECK_EQ(attr.mpr_attr.mpr_resolution, 1);
+	CHECK_EQ(fake.provider_refs, 0);
 	CHECK_EQ(attr.qp_attr.max_qp_hint, 1024);
 	CHECK_EQ(attr.cap, MRC_DEVICE_CAP_TRIM_NACK);
 }
@@ -545,6 +549,92 @@ static void check_modify_refused(struct setup *s, struct ibv_qp_attr *v,
 	CHECK(memcmp(&was, &s->qp->attr, sizeof(was)) == 0);
 }
 
+/*
+ * The exponential stage goes to the kernel through the provider's entry,
+ * at RTR to RTS with the verbs retries; a QP without one uses plain
+ * ibv_modify_qp(). A provider without the entry cannot take it.
+ */
+static void modify_qp_passes_exp_retries(void)
+{
+	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
+	struct mrc_qp_attr m;
+	struct setup s = setup();
+	struct fake_qp *f = fake_qp_of(s.vqp);
+
+	memset(&m, 0, sizeof(m));
+	m.retry.linear_cnt = 2;
+	m.retry.exp_cnt = 25;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m, MRC_QP_RETRY_CNT), 0);
+	/* Nothing for the kernel before RTS. */
+	CHECK_EQ(f->mrc_modifies, 0);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTR), 0);
+	CHECK_EQ(f->mrc_modifies, 0);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTS), 0);
+	CHECK_EQ(f->mrc_modifies, 1);
+	CHECK_EQ(f->last_mrc.comp_mask, MRC_MODIFY_QP_EXP_RETRY_CNT);
+	CHECK_EQ(f->last_mrc.exp_retry_cnt, 25);
+	CHECK_EQ(f->last_attr.retry_cnt, 2);
+	CHECK_EQ(f->attr.qp_state, IBV_QPS_RTS);
+	/* The MPR was the default: not sent. */
+	CHECK_EQ(f->last_mrc.mpr, 0);
+	memset(&m, 0, sizeof(m));
+	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_RETRY_CNT, NULL), 0);
+	CHECK_EQ(m.retry.exp_cnt, 25);
+	CHECK_EQ(m.retry.linear_cnt, 2);
+	/* Taken: no change in RTS. */
+	m.retry.exp_cnt = 3;
+	check_modify_refused(&s, &v, 0, &m, MRC_QP_RETRY_CNT, EINVAL);
+	teardown(&s);
+
+	/* exp_cnt 0 sends nothing: an older kernel runs the QP. */
+	s = setup();
+	f = fake_qp_of(s.vqp);
+	to_rts(&s);
+	CHECK_EQ(f->mrc_modifies, 0);
+	teardown(&s);
+
+	/* An MPR below the window goes at RTS; in RTS it cannot change. */
+	s = setup();
+	f = fake_qp_of(s.vqp);
+	memset(&m, 0, sizeof(m));
+	m.mpr.mpr = 2;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m, MRC_QP_MPR), 0);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTR), 0);
+	CHECK_EQ(f->mrc_modifies, 0);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTS), 0);
+	CHECK_EQ(f->mrc_modifies, 1);
+	CHECK_EQ(f->last_mrc.comp_mask, MRC_MODIFY_QP_MPR);
+	CHECK_EQ(f->last_mrc.mpr, 2);
+	m.mpr.mpr = 4;
+	check_modify_refused(&s, &v, 0, &m, MRC_QP_MPR, EINVAL);
+	/* The same value is no change. */
+	m.mpr.mpr = 2;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, 0, &m, MRC_QP_MPR), 0);
+	memset(&m, 0, sizeof(m));
+	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_MPR | MRC_QP_MPR_DEST,
+			      NULL), 0);
+	CHECK_EQ(m.mpr.mpr, 2);
+	CHECK_EQ(m.mpr.mpr_dest, 8);
+	teardown(&s);
+
+	/* A provider too old to have the entry. */
+	s = setup();
+	s.ctx->modify_qp_mrc = NULL;
+	memset(&m, 0, sizeof(m));
+	m.retry.linear_cnt = 7;
+	m.retry.exp_cnt = 1;
+	check_modify_refused(&s, &v, IBV_QP_STATE, &m, MRC_QP_RETRY_CNT,
+			     EOPNOTSUPP);
+	m.retry.exp_cnt = 0;
+	/* Only the whole window without it. */
+	m.mpr.mpr = 3;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m,
+			       MRC_QP_RETRY_CNT | MRC_QP_MPR), 0);
+	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_MPR, NULL), 0);
+	CHECK_EQ(m.mpr.mpr, 8);
+	teardown(&s);
+}
+
 static void modify_qp_checks_mrc_attributes(void)
 {
 	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
@@ -576,11 +666,6 @@ static void modify_qp_checks_mrc_attributes(void)
 	m.retry.linear_cnt = 7;
 	m.retry.exp_cnt = 26;
 	check_modify_refused(&s, &v, to_init, &m, MRC_QP_RETRY_CNT, EINVAL);
-	/* In range, but soft-MRC has no exponential backoff yet. */
-	m.retry.exp_cnt = 25;
-	check_modify_refused(&s, &v, to_init, &m, MRC_QP_RETRY_CNT, EOPNOTSUPP);
-	m.retry.exp_cnt = 1;
-	check_modify_refused(&s, &v, to_init, &m, MRC_QP_RETRY_CNT, EOPNOTSUPP);
 	m.retry.exp_cnt = 0;
 	m.mpr.mpr = 9;
 	check_modify_refused(&s, &v, to_init, &m, MRC_QP_MPR, EINVAL);
@@ -604,8 +689,9 @@ static void modify_qp_checks_mrc_attributes(void)
 	m.profile.ev_profile_id = 3;
 	check_modify_refused(&s, &v, to_init, &m, MRC_QP_EV_PROFILE_ID, EOPNOTSUPP);
 	m.profile.ev_profile_id = 0;
+	/* The device's one CC profile is 1: any other id names none. */
 	m.profile.cc_profile_id = 3;
-	check_modify_refused(&s, &v, to_init, &m, MRC_QP_CC_PROFILE_ID, EOPNOTSUPP);
+	check_modify_refused(&s, &v, to_init, &m, MRC_QP_CC_PROFILE_ID, EINVAL);
 	m.profile.cc_profile_id = 0;
 	m.qp_hint = foreign;
 	check_modify_refused(&s, &v, to_init, &m, MRC_QP_HINT, EINVAL);
@@ -619,13 +705,16 @@ static void modify_qp_checks_mrc_attributes(void)
 	m.cap = MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED;
 	m.mpr.mpr = 3;
 	m.wimm.max_wimm = 4;
+	m.profile.cc_profile_id = 1;
 	CHECK_EQ(mrc_modify_qp(s.qp, &v, to_init, &m, MRC_QP_CAP | MRC_QP_MPR |
-			       MRC_QP_MAX_WIMM | MRC_QP_VENDOR_CFG), 0);
+			       MRC_QP_MAX_WIMM | MRC_QP_VENDOR_CFG |
+			       MRC_QP_CC_PROFILE_ID), 0);
 	memset(&m, 0, sizeof(m));
 	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_CAP | MRC_QP_MPR |
-			      MRC_QP_MAX_WIMM, NULL), 0);
+			      MRC_QP_MAX_WIMM | MRC_QP_CC_PROFILE_ID, NULL), 0);
+	CHECK_EQ(m.profile.cc_profile_id, 1);
 	CHECK_EQ(m.cap, MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED);
-	CHECK_EQ(m.mpr.mpr, 8);		/* granted in whole granules */
+	CHECK_EQ(m.mpr.mpr, 3);		/* the kernel's PSN window, 384 */
 	CHECK_EQ(m.wimm.max_wimm, 4);
 	check_modify_refused(&s, &v, 0, &m, MRC_QP_HINT, EINVAL);
 	check_modify_refused(&s, &v, 0, &m, MRC_QP_CC_PROFILE_ID, EINVAL);
@@ -951,6 +1040,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(create_qp_checks_arguments),
 	KTAP_CASE(get_qpn_and_query_qp_check_arguments),
 	KTAP_CASE(modify_qp_supplies_what_mrc_leaves_out),
+	KTAP_CASE(modify_qp_passes_exp_retries),
 	KTAP_CASE(timeouts_convert_to_verbs_units),
 	KTAP_CASE(modify_qp_checks_mrc_attributes),
 	KTAP_CASE(post_send_checks_arguments),

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fake_verbs.h"
+#include "mrc_lib.h"
 
 struct fake_device fake, fake_other;
 
@@ -232,6 +233,44 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	f->attr.qp_state = next;
 	qp->state = next;
 	return 0;
+}
+
+/* The provider's lib_mrc entry: the kernel's checks of the MRC data. */
+static int fake_modify_qp_mrc(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+			      int mask, const struct mrc_modify_qp_mrc *mrc)
+{
+	struct fake_qp *f = fake_qp_of(qp);
+	int err;
+
+	if (mrc && (mrc->comp_mask & ~(MRC_MODIFY_QP_EXP_RETRY_CNT |
+					MRC_MODIFY_QP_MPR) ||
+		    mrc->exp_retry_cnt > MRC_EXP_RETRY_FOREVER ||
+		    mrc->mpr > 8))
+		return EINVAL;
+	err = ibv_modify_qp(qp, attr, mask);
+	if (err)
+		return err;
+	if (mrc) {
+		f->last_mrc = *mrc;
+		f->mrc_modifies++;
+	}
+	return 0;
+}
+
+mrc_provider_modify_qp_mrc_fn mrc_provider_get(struct ibv_context *vctx,
+						void **handle)
+{
+	struct fake_device *d = (struct fake_device *)vctx;
+
+	d->provider_refs++;
+	*handle = d;
+	return fake_modify_qp_mrc;
+}
+
+void mrc_provider_put(void *handle)
+{
+	if (handle)
+		((struct fake_device *)handle)->provider_refs--;
 }
 
 int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,

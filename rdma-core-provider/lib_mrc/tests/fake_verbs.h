@@ -10,6 +10,7 @@
 
 #include <infiniband/verbs.h>
 #include <stdbool.h>
+#include <rdma/mrc-abi.h>
 
 #define FAKE_MAX_WR	256
 #define FAKE_CQ_DEPTH	1024
@@ -26,6 +27,9 @@ struct fake_qp {
 	struct ibv_qp_attr attr;	/* as the last modify left it */
 	int last_mask;
 	struct ibv_qp_attr last_attr;
+	/* The MRC attributes of the last modify through the provider entry. */
+	struct mrc_modify_qp_mrc last_mrc;
+	int mrc_modifies;
 	bool sq_sig_all;
 	struct fake_wr send[FAKE_MAX_WR];
 	int num_send;
@@ -50,6 +54,8 @@ struct fake_device {
 	int post_send_fail_at;
 	int async_acks;
 	int cq_event_acks;
+	/* References lib_mrc holds on the provider (mrc_provider_get()). */
+	int provider_refs;
 };
 
 extern struct fake_device fake;

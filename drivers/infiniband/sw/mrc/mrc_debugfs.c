@@ -32,14 +32,16 @@
  *
  * /sys/kernel/debug/mrc/req
  *	One line per RC QP that reached RTS: "IBDEV QPN CC CWND INFLIGHT
- *	SRTT RTTVAR RTO BACKOFF TXQ THROTTLES WAIT": CC is "nscc" or "fixed",
+ *	SRTT RTTVAR RTO BACKOFF TXQ THROTTLES WAIT WINDOW PEAK": CC is "nscc" or "fixed",
  *	CWND the window in bytes (NSCC's, or the fixed window in payload
  *	MTUs), INFLIGHT the bytes congestion control counts in flight,
  *	SRTT, RTTVAR and RTO the adaptive RTO's state in microseconds,
  *	BACKOFF the timeouts in a row, TXQ the QP's packets in this host's
  *	transmit queues, THROTTLES the times it waited for them to drain
- *	(mrc_txq.h) and WAIT the smoothed time from a packet's build to
- *	its departure in microseconds (mrc_departure.h).
+ *	(mrc_txq.h), WAIT the smoothed time from a packet's build to
+ *	its departure in microseconds (mrc_departure.h), WINDOW the PSNs
+ *	that may be outstanding (the MPR's, or all 1024) and PEAK the most
+ *	that ever were.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>

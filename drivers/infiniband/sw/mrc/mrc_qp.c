@@ -562,19 +562,83 @@ static void mrc_qp_doorbell(struct mrc_qp *qp)
 		mrc_req_doorbell(qp);
 }
 
+#define MRC_MODIFY_QP_KNOWN \
+	(MRC_MODIFY_QP_EXP_RETRY_CNT | MRC_MODIFY_QP_MPR)
+/* What the requester takes at RTR to RTS. */
+#define MRC_MODIFY_QP_BEFORE_RTS \
+	(MRC_MODIFY_QP_EXP_RETRY_CNT | MRC_MODIFY_QP_MPR)
+
+/*
+ * The driver data of MODIFY_QP (struct mrc_modify_qp_mrc), copied and
+ * checked in what does not depend on the QP's state; @mrc is all zero
+ * when there is none.
+ */
+static int mrc_modify_qp_udata(struct mrc_qp *qp, struct ib_udata *udata,
+			       struct mrc_modify_qp_mrc *mrc)
+{
+	size_t len;
+
+	memset(mrc, 0, sizeof(*mrc));
+	if (!udata || !udata->inlen)
+		return 0;
+	len = min_t(size_t, udata->inlen, sizeof(*mrc));
+	if (udata->inlen > sizeof(*mrc) &&
+	    !ib_is_udata_cleared(udata, sizeof(*mrc),
+				 udata->inlen - sizeof(*mrc)))
+		return -EOPNOTSUPP;
+	if (ib_copy_from_udata(mrc, udata, len))
+		return -EFAULT;
+	if (mrc->comp_mask & ~MRC_MODIFY_QP_KNOWN)
+		return -EOPNOTSUPP;
+	if (memchr_inv(mrc->reserved, 0, sizeof(mrc->reserved)))
+		return -EINVAL;
+	if (mrc->comp_mask && qp->ibqp.qp_type != IB_QPT_RC)
+		return -EINVAL;
+	if (mrc->comp_mask & MRC_MODIFY_QP_EXP_RETRY_CNT &&
+	    mrc->exp_retry_cnt > MRC_EXP_RETRY_FOREVER)
+		return -EINVAL;
+	if (mrc->comp_mask & MRC_MODIFY_QP_MPR &&
+	    mrc->mpr * MRC_MPR_PSNS > MRC_REQ_WINDOW)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The MRC attributes the requester takes at RTR to RTS may change only
+ * before: the caller holds qp->lock and gives the state the QP is in.
+ */
+static int mrc_check_modify_mrc(const struct mrc_modify_qp_mrc *mrc,
+				enum ib_qp_state cur)
+{
+	if (mrc->comp_mask & MRC_MODIFY_QP_BEFORE_RTS &&
+	    cur != IB_QPS_RESET && cur != IB_QPS_INIT && cur != IB_QPS_RTR)
+		return -EINVAL;
+	return 0;
+}
+
+static void mrc_apply_modify_mrc(struct mrc_qp *qp,
+				 const struct mrc_modify_qp_mrc *mrc)
+{
+	if (mrc->comp_mask & MRC_MODIFY_QP_EXP_RETRY_CNT)
+		qp->exp_retry_cnt = mrc->exp_retry_cnt;
+	if (mrc->comp_mask & MRC_MODIFY_QP_MPR)
+		qp->mpr = mrc->mpr;
+}
+
 static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			 int mask, struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mrc_dev(ibqp->device);
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
+	struct mrc_modify_qp_mrc mrc;
 	enum ib_qp_state cur, next;
 	bool sq_drained = false, kick = false;
 	unsigned long flags;
 	int err;
 
-	if (udata && udata->inlen &&
-	    !ib_is_udata_cleared(udata, 0, udata->inlen))
-		return -EOPNOTSUPP;
+	err = mrc_modify_qp_udata(qp, udata, &mrc);
+	if (err)
+		return err;
 	err = mrc_check_qp_attr(mdev, qp, attr, mask);
 	if (err)
 		return err;
@@ -606,8 +670,12 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		err = -EINVAL;
 		goto out;
 	}
+	err = mrc_check_modify_mrc(&mrc, cur);
+	if (err)
+		goto out;
 
 	mrc_apply_qp_attr(qp, attr, mask);
+	mrc_apply_modify_mrc(qp, &mrc);
 	if (mask & IB_QP_STATE && next != qp->state) {
 		if (cur == IB_QPS_RTR && next == IB_QPS_RTS) {
 			if (mrc_qp_is_uc(qp))

@@ -94,6 +94,10 @@ struct mrc_qp {
 	int access_flags;
 	u8 timeout;
 	u8 retry_cnt;
+	/* RC: timeouts after retry_cnt's (struct mrc_modify_qp_mrc). */
+	u8 exp_retry_cnt;
+	/* RC: the requester's PSN window in MRC_MPR_PSNS; 0: all of it. */
+	u8 mpr;
 	u8 rnr_retry;
 	u8 min_rnr_timer;
 	u8 max_rd_atomic;

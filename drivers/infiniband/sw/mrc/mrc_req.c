@@ -86,8 +86,10 @@ static u64 mrc_req_timeout_attr_us(u8 timeout)
  * included. T is what the application says the fabric may take, so the
  * RTO starts there and never goes below it; the estimate lengthens it
  * where round trips are longer and vary more (the emulated lab), and a
- * dead peer is given up on after at most (retry_cnt + 1) x 4 T. T = 0
- * (timeout attribute 0) waits forever: no RTO.
+ * dead peer is given up on after at most (retry_cnt + 1) x 4 T, unless
+ * the QP has an exponential retry stage (exp_retry_cnt): its RTOs double
+ * on from there up to MRC_REQ_RTO_EXP_MAX_FACTOR x T. T = 0 (timeout
+ * attribute 0) waits forever: no RTO.
  */
 static struct mrc_rto_params mrc_req_rto_params(struct mrc_qp *qp)
 {
@@ -98,6 +100,7 @@ static struct mrc_rto_params mrc_req_rto_params(struct mrc_qp *qp)
 		.max_us = MRC_REQ_RTO_MAX_FACTOR * attr,
 		.granularity_us = mrc_req_least_wait_us(qp),
 		.initial_us = attr,
+		.exp_max_us = MRC_REQ_RTO_EXP_MAX_FACTOR * attr,
 	};
 }
 
@@ -756,6 +759,8 @@ static void mrc_req_take_stats(struct mrc_qp *qp)
 	struct mrc_sender_stats *seen = &qp->req.counted;
 
 	mrc_req_take(mdev, MRC_CNT_TIMEOUTS, now->timeouts, &seen->timeouts);
+	mrc_req_take(mdev, MRC_CNT_EXP_TIMEOUTS, now->exp_timeouts,
+		     &seen->exp_timeouts);
 	mrc_req_take(mdev, MRC_CNT_EV_RETIRED, now->ev_retired,
 		     &seen->ev_retired);
 	mrc_req_take(mdev, MRC_CNT_EV_CHARGES_CANCELLED,
@@ -1306,6 +1311,8 @@ void mrc_req_start(struct mrc_qp *qp)
 	struct mrc_req_state *req = &qp->req;
 	struct mrc_sender_params p = {
 		.retry_cnt = qp->retry_cnt,
+		.exp_retry_cnt = qp->exp_retry_cnt,
+		.psn_window = qp->mpr * MRC_MPR_PSNS,
 		.fixed_cwnd = MRC_REQ_FIXED_CWND,
 		.ack_interval = MRC_ACK_INTERVAL,
 		/*
@@ -1682,7 +1689,7 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 
 	spin_lock_bh(&qp->lock);
 	if (req->started)
-		seq_printf(m, "%s %u %s %u %u %llu %llu %llu %u %u %llu %llu\n",
+		seq_printf(m, "%s %u %s %u %u %llu %llu %llu %u %u %llu %llu %u %u\n",
 			   dev_name(&qp->ibqp.device->dev), qp->ibqp.qp_num,
 			   req->cc_enabled ? "nscc" : "fixed",
 			   req->cc_enabled ? mrc_nscc_cwnd(&req->cc) :
@@ -1692,7 +1699,8 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 			   mrc_rto_rttvar_us(&req->sender.rto),
 			   mrc_req_rto_us(qp), req->sender.rto.backoff,
 			   mrc_txq_queued(qp->txq), qp->txq->throttles,
-			   req->local_wait_us);
+			   req->local_wait_us, req->sender.tx.window,
+			   req->sender.tx.peak_outstanding);
 	spin_unlock_bh(&qp->lock);
 }
 

@@ -46,6 +46,13 @@ struct mrc_rx_meta;
  * IB allows the transport timer.
  */
 #define MRC_REQ_RTO_MAX_FACTOR	4
+/*
+ * In the exponential retry stage the RTO doubles past that, up to this
+ * many times T: an outage of seconds is ridden out with a handful of
+ * retransmissions, and the first after it comes at most this late (a
+ * path that comes back through probes restarts the sender at once).
+ */
+#define MRC_REQ_RTO_EXP_MAX_FACTOR	64
 /* Packets one run of the send task sends before yielding the CPU. */
 #define MRC_REQ_BURST		64
 /*

@@ -62,6 +62,7 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_EP_REPLIES_LIMITED].name	= "ep_replies_limited",
 	[MRC_CNT_RX_DROP_EP_SOURCE].name	= "rx_drop_ep_source",
 	[MRC_CNT_RX_DROP_EP_UNMATCHED].name	= "rx_drop_ep_unmatched",
+	[MRC_CNT_EXP_TIMEOUTS].name		= "exp_timeouts",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

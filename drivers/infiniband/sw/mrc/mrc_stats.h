@@ -74,6 +74,7 @@ enum mrc_counter {
 	MRC_CNT_EP_REPLIES_LIMITED,	/* not answered: over the rate */
 	MRC_CNT_RX_DROP_EP_SOURCE,	/* EP_PROBE from an unusable source */
 	MRC_CNT_RX_DROP_EP_UNMATCHED,	/* a reply no probe awaits (late) */
+	MRC_CNT_EXP_TIMEOUTS,		/* RTOs in the exponential stage */
 	MRC_CNT_NUM
 };
 

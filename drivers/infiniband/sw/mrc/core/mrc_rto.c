@@ -47,6 +47,12 @@ void mrc_rto_set_params(struct mrc_rto *r, const struct mrc_rto_params *p)
 		r->p.max_us = r->p.min_us;
 	if (r->p.granularity_us > MRC_RTO_MAX_US)
 		r->p.granularity_us = MRC_RTO_MAX_US;
+	if (r->p.exp_max_us > MRC_RTO_MAX_US)
+		r->p.exp_max_us = MRC_RTO_MAX_US;
+	if (r->p.exp_max_us < r->p.max_us)
+		r->p.exp_max_us = r->p.max_us;
+	if (r->exp_us > r->p.exp_max_us)
+		r->exp_us = r->p.exp_max_us;
 	rto_update_base(r);
 }
 
@@ -82,11 +88,22 @@ void mrc_rto_on_timeout(struct mrc_rto *r)
 {
 	if (r->backoff < MRC_RTO_MAX_BACKOFF)
 		r->backoff++;
+	/* exp_us <= 2^30: doubling it does not overflow. */
+	if (r->exp_us)
+		r->exp_us = r->exp_us * 2 < r->p.exp_max_us ? r->exp_us * 2 :
+			    r->p.exp_max_us;
+}
+
+void mrc_rto_enter_exp(struct mrc_rto *r)
+{
+	if (!r->exp_us)
+		r->exp_us = mrc_rto_us(r);
 }
 
 void mrc_rto_on_progress(struct mrc_rto *r)
 {
 	r->backoff = 0;
+	r->exp_us = 0;
 }
 
 u64 mrc_rto_rtt_bound_us(const struct mrc_rto *r)
@@ -101,6 +118,8 @@ u64 mrc_rto_rtt_bound_us(const struct mrc_rto *r)
 
 u64 mrc_rto_us(const struct mrc_rto *r)
 {
+	if (r->exp_us)
+		return r->exp_us;
 	/* base_us <= 2^30 and backoff <= 16: no overflow. */
 	return rto_clamp(r, r->base_us << r->backoff);
 }

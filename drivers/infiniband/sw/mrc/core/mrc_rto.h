@@ -16,6 +16,11 @@
  * acknowledgment of new data ends the backoff. Samples of retransmitted
  * packets must not be fed (Karn's rule; the SACK tracker gives none).
  *
+ * A requester that has used up its ordinary retries may go on into an
+ * exponential stage (mrc_rto_enter_exp()): from the RTO in force then,
+ * each timeout doubles it, bounded by exp_max_us rather than max_us, so
+ * that a long outage is ridden out with ever fewer retransmissions.
+ *
  * Protocol core: plain C, no clock, no locking. Times are microseconds of
  * the caller's monotonic clock; the caller serialises calls on one state.
  */
@@ -36,12 +41,15 @@
  * @max_us: nor above this, backoff included (>= @min_us)
  * @granularity_us: the timer's resolution: the least margin over srtt
  * @initial_us: the base RTO until the first sample (clamped to the bounds)
+ * @exp_max_us: the bound in the exponential stage (below @max_us means
+ *	@max_us)
  */
 struct mrc_rto_params {
 	u64 min_us;
 	u64 max_us;
 	u64 granularity_us;
 	u64 initial_us;
+	u64 exp_max_us;
 };
 
 /**
@@ -53,6 +61,7 @@ struct mrc_rto_params {
  * @backoff: consecutive timeouts since the last progress
  * @samples: samples taken
  * @has_sample: @srtt8 and @rttvar4 hold an estimate
+ * @exp_us: the RTO of the exponential stage; 0 outside it
  */
 struct mrc_rto {
 	struct mrc_rto_params p;
@@ -62,6 +71,7 @@ struct mrc_rto {
 	u32 backoff;
 	u64 samples;
 	bool has_sample;
+	u64 exp_us;
 };
 
 /* Starts the estimator with no sample. */
@@ -79,7 +89,19 @@ void mrc_rto_sample(struct mrc_rto *r, u64 rtt_us);
 /* A retransmission timeout fired: the next RTO is twice as long. */
 void mrc_rto_on_timeout(struct mrc_rto *r);
 
-/* New data was acknowledged: the backoff ends. */
+/*
+ * The exponential stage starts: the RTO in force now is doubled by each
+ * later timeout, up to exp_max_us. Progress ends the stage.
+ */
+void mrc_rto_enter_exp(struct mrc_rto *r);
+
+/* Whether the exponential stage is on. */
+static inline bool mrc_rto_in_exp(const struct mrc_rto *r)
+{
+	return r->exp_us != 0;
+}
+
+/* New data was acknowledged: the backoff, and any exponential stage, end. */
 void mrc_rto_on_progress(struct mrc_rto *r);
 
 /* The RTO to arm the timer with now, backoff included, in us. */

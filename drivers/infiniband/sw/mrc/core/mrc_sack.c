@@ -328,6 +328,7 @@ bool mrc_tx_init(struct mrc_tx_tracker *t, struct mrc_tx_slot *slots,
 	t->slots = slots;
 	t->nslots = nslots;
 	t->mask = nslots - 1;
+	t->window = nslots;
 	t->una = mrc_psn(initial_psn);
 	t->next = t->una;
 	t->lost_low = t->una;
@@ -574,6 +575,8 @@ u32 mrc_tx_send(struct mrc_tx_tracker *t, u32 ev, u64 now, u32 cookie)
 	t->slots[idx].evidence_lost = 0;
 	tx_transmit(t, idx, ev, now);
 	t->next = mrc_psn_add(psn, 1);
+	if (mrc_tx_outstanding(t) > t->peak_outstanding)
+		t->peak_outstanding = mrc_tx_outstanding(t);
 	return psn;
 }
 

@@ -247,6 +247,10 @@ struct mrc_tx_tracker {
 	struct mrc_tx_slot *slots;
 	u32 nslots;
 	u32 mask;
+	/* [una, next) spans fewer PSNs than this (mrc_tx_set_window()). */
+	u32 window;
+	/* The most PSNs [una, next) ever spanned: what the window allowed. */
+	u32 peak_outstanding;
 	/* Oldest unacknowledged PSN; una == next when nothing is outstanding. */
 	u32 una;
 	/* Next PSN to send. */
@@ -447,7 +451,17 @@ bool mrc_tx_unasked_tail(const struct mrc_tx_tracker *t);
 
 static inline bool mrc_tx_can_send(const struct mrc_tx_tracker *t)
 {
-	return mrc_psn_distance(t->una, t->next) < t->nslots;
+	return mrc_psn_distance(t->una, t->next) < t->window;
+}
+
+/*
+ * A PSN window smaller than the slots (an MRC QP's MPR): at most @window
+ * PSNs outstanding, clamped to [1, nslots]. PSNs already beyond it stay
+ * outstanding; nothing new goes until they are acknowledged.
+ */
+static inline void mrc_tx_set_window(struct mrc_tx_tracker *t, u32 window)
+{
+	t->window = window < 1 ? 1 : window > t->nslots ? t->nslots : window;
 }
 
 /* PSNs in [una, next). */

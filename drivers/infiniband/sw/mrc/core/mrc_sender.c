@@ -62,6 +62,8 @@ int mrc_sender_init(struct mrc_sender *s, const struct mrc_sender_params *p,
 		return -EINVAL;
 	if (!mrc_tx_init(&s->tx, slots, nslots, initial_psn))
 		return -EINVAL;
+	if (p->psn_window)
+		mrc_tx_set_window(&s->tx, p->psn_window);
 	s->p = *p;
 	mrc_rto_init(&s->rto, &p->rto);
 	s->no_rto = !p->rto.initial_us;
@@ -636,11 +638,20 @@ bool mrc_sender_on_timeout_ex(struct mrc_sender *s, u64 now, u32 responses)
 	if (!expired)
 		return work;
 	s->stats.timeouts++;
-	mrc_rto_on_timeout(&s->rto);
-	if (++s->retries > s->p.retry_cnt) {
-		mrc_sender_fail(s);
-		return false;
+	/* Saturates: an endless exponential stage must not wrap to 0. */
+	if (s->retries != (u32)-1)
+		s->retries++;
+	if (s->retries > s->p.retry_cnt) {
+		if (s->p.exp_retry_cnt != MRC_SENDER_RETRY_FOREVER &&
+		    s->retries - s->p.retry_cnt > s->p.exp_retry_cnt) {
+			mrc_sender_fail(s);
+			return false;
+		}
+		/* The RTO in force doubles from here on. */
+		mrc_rto_enter_exp(&s->rto);
+		s->stats.exp_timeouts++;
 	}
+	mrc_rto_on_timeout(&s->rto);
 	return true;
 }
 

@@ -48,11 +48,25 @@ struct mrc_sender_msg {
 /* mrc_sender_post_flags(): the message is answered by a response. */
 #define MRC_SENDER_POST_RESPONSE	0x1
 
+/* mrc_sender_params.exp_retry_cnt: the exponential stage never ends. */
+#define MRC_SENDER_RETRY_FOREVER	25u
+
 struct mrc_sender_params {
 	/* Timeouts without progress before the oldest message fails. */
 	u32 retry_cnt;
+	/*
+	 * After those, this many more, each doubling the RTO up to
+	 * rto.exp_max_us (mrc_rto_enter_exp()); MRC_SENDER_RETRY_FOREVER:
+	 * no limit, the message waits until the caller gives up on the QP.
+	 */
+	u32 exp_retry_cnt;
 	/* PSNs outstanding when NSCC is off. */
 	u32 fixed_cwnd;
+	/*
+	 * PSNs outstanding at most, NSCC or not (an MRC QP's MPR x 128);
+	 * 0: as many as the tracker has slots.
+	 */
+	u32 psn_window;
 	/* Payload bytes of a full packet (NSCC counts in bytes). */
 	u32 mtu;
 	/* Every this many packets of a message ask for an ACK (and its last). */
@@ -100,6 +114,8 @@ struct mrc_sender_stats {
 	u64 retx_timeout;
 	u64 retx_trim;
 	u64 timeouts;
+	/* Those of them in the exponential stage. */
+	u64 exp_timeouts;
 	u64 ev_retired;
 	u64 acks_invalid;
 	/* EV charges withdrawn: the copy or its NAK(trimmed) came late. */
