@@ -16,7 +16,9 @@
 #
 # MRC_NVME_SECONDS: seconds of each fio run (default 12, the CI form;
 # MRC_NVME_LONG=1 makes it 60, the long form). A third run goes through a
-# link flap of MRC_NVME_FLAP_SECONDS (2).
+# link flap of MRC_NVME_FLAP_SECONDS (2). Then both ends are rebuilt on
+# bonds of two plane ports each, and a fourth run goes through the loss
+# of the host's plane 1 port for MRC_NVME_PLANE_DOWN_SECONDS (3).
 # lab-timeout: 900
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -83,7 +85,7 @@ cleanup()
 
 RP_ALL=$(sysctl -n net.ipv4.conf.all.rp_filter)
 RP_DEFAULT=$(sysctl -n net.ipv4.conf.default.rp_filter)
-ktap_begin 10
+ktap_begin 14
 trap cleanup EXIT
 nvme_teardown
 mrc_cleanup
@@ -211,7 +213,7 @@ fi
 # read less than it wrote on a loaded host): only fio's verdict counts.
 fio_verified()
 {
-	local name=$1 status w r
+	local name=$1 status w r t
 	shift
 	fio --name="$name" --filename="$HOST_DEV" --direct=1 \
 		--ioengine=libaio --time_based --runtime="$SECONDS_EACH" \
@@ -221,14 +223,14 @@ fio_verified()
 		>"$OUT/$name.log" 2>&1
 	status=$?
 	tail -n 5 "$OUT/$name.log"
-	read -r w r < <(python3 -c '
+	read -r w r t < <(python3 -c '
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
 print(j["write"]["io_bytes"], j["read"]["io_bytes"],
-      file=sys.stdout)
+      "%.1f" % (j["job_runtime"] / 1000), file=sys.stdout)
 e = j["error"]
 sys.exit(1 if e else 0)' "$OUT/$name.json" 2>/dev/null) || status=1
-	echo "$name: fio exit $status, ${w:-?} bytes written (verified by the backlog and the final pass), ${r:-?} bytes read in all in ${SECONDS_EACH}s ($(awk -v w="${w:-0}" -v r="${r:-0}" -v s="$SECONDS_EACH" 'BEGIN { printf "%.1f MB/s", (w + r) / s / 1e6 }'))"
+	echo "$name: fio exit $status, ${w:-?} bytes written (verified by the backlog and the final pass), ${r:-?} bytes read in all in ${t:-?}s ($(awk -v w="${w:-0}" -v r="${r:-0}" -v s="${t:-$SECONDS_EACH}" 'BEGIN { printf "%.1f MB/s", (w + r) / s / 1e6 }'))"
 	[ "$status" -eq 0 ] && [ "${w:-0}" -gt 0 ] && [ "${r:-0}" -gt 0 ] &&
 		! grep -qi "verify.*\(bad\|fail\)" "$OUT/$name.log"
 }
@@ -292,18 +294,20 @@ else
 	ktap_skip "fio_4k_randrw_verify_through_link_flap" "not connected"
 fi
 
-# No error recovery since the flap: no keep-alive expired, no queue was
-# torn down and reconnected.
-queues_rode_out_flap()
+# No error recovery since MARK was logged: no keep-alive expired, no
+# queue was torn down and reconnected.
+queues_rode_out()	# MARK
 {
 	local log
-	log=$(dmesg | sed -n '/nvme_rdma.sh: flap/,$p')
+	log=$(dmesg | sed -n "\\|$1|,\$p")
+	[ -n "$log" ] || { echo "no \"$1\" in the kernel log"; return 1; }
 	echo "error recoveries: $(grep -c 'starting error recovery' <<<"$log"), reconnects: $(grep -c 'Successfully reconnected' <<<"$log")"
 	! grep -qE 'keep-alive timer .* expired|starting error recovery|Reconnecting in' <<<"$log"
 }
 
 if [ -n "$HOST_DEV" ]; then
-	ktap_check "queues_rode_out_the_link_flap" queues_rode_out_flap
+	ktap_check "queues_rode_out_the_link_flap" \
+		queues_rode_out "nvme_rdma.sh: flap"
 else
 	ktap_skip "queues_rode_out_the_link_flap" "not connected"
 fi
@@ -327,6 +331,211 @@ if [ -n "$HOST_DEV" ]; then
 	ktap_check "host_writes_land_on_target_device" bytes_on_target
 else
 	ktap_skip "host_writes_land_on_target_device" "not connected"
+fi
+
+# A plane port loss. The same two ends rebuilt on two bonds (balance-xor)
+# of two plane ports each, as the fabric's bonded hosts have: mrctba
+# (192.0.2.1, mrc0) of mrctpa0 and mrctpa1, mrctbb (192.0.2.2, mrc1) of
+# mrctpb0 and mrctpb1, joined plane by plane (mrctpa0-mrctpb0,
+# mrctpa1-mrctpb1). A packet of plane P leaves on slave P and the bond it
+# arrives on delivers it, so the rules of setup_link work on the bonds.
+# The host's plane 1 port then goes down for PLANE_DOWN_SECONDS while fio
+# runs, taking the carrier of the target's plane 1 port with it (veth).
+# fio must outlast the windows the per-plane counters are read in, which
+# a loaded emulated host stretches far beyond their sleeps: it runs until
+# the last window is read (its trigger file), PLANE_MAX_SECONDS at most,
+# and at least SECONDS_EACH in the long form.
+PLANE_DOWN_SECONDS=${MRC_NVME_PLANE_DOWN_SECONDS:-3}
+PLANE_EXTRA_SECONDS=0
+[ "${MRC_NVME_LONG:-0}" = 1 ] && PLANE_EXTRA_SECONDS=$SECONDS_EACH
+PLANE_MAX_SECONDS=$((120 + PLANE_EXTRA_SECONDS))
+# A window's packets on a plane in use: more than probes and keep-alives
+# alone send in it.
+PLANE_MIN_PACKETS=20
+
+setup_planes()
+{
+	local p
+	for p in 0 1; do
+		ip link add mrctpa$p type veth peer name mrctpb$p || return 1
+	done
+	ip link add mrctba type bond mode balance-xor miimon 100 &&
+	ip link add mrctbb type bond mode balance-xor miimon 100 || return 1
+	for p in 0 1; do
+		ip link set mrctpa$p master mrctba &&
+		ip link set mrctpb$p master mrctbb || return 1
+	done
+	ip link set mrctba up && ip link set mrctbb up &&
+	ip addr add $A/32 dev mrctba && ip addr add $B/32 dev mrctbb &&
+	sysctl -qw net.ipv4.conf.mrctba.rp_filter=0 \
+		net.ipv4.conf.mrctbb.rp_filter=0 \
+		net.ipv4.conf.mrctba.accept_local=1 \
+		net.ipv4.conf.mrctbb.accept_local=1 &&
+	ip route add $B/32 dev mrctba table 100 &&
+	ip route add $A/32 dev mrctbb table 101 &&
+	ip rule add from $A table 100 pref 10 &&
+	ip rule add from $B table 101 pref 11 &&
+	ip rule add iif mrctba lookup local pref 1 &&
+	ip rule add iif mrctbb lookup local pref 2 &&
+	ip rule add pref 100 lookup local &&
+	ip rule del pref 0 lookup local &&
+	# Permanent neighbours, as the fabric has for its gateway: a plane's
+	# packets go straight to its slave from the first one.
+	ip neigh replace $B dev mrctba nud permanent \
+		lladdr "$(cat /sys/class/net/mrctbb/address)" &&
+	ip neigh replace $A dev mrctbb nud permanent \
+		lladdr "$(cat /sys/class/net/mrctba/address)" &&
+	rdma link add mrc0 type mrc netdev mrctba &&
+	rdma link add mrc1 type mrc netdev mrctbb &&
+	mrc_select_preset mrc0 mrc1 &&
+	wait_for 5 ib_has_gid mrc0 "ffff:c000:0201 RoCE v2" &&
+	wait_for 5 ib_has_gid mrc1 "ffff:c000:0202 RoCE v2" &&
+	wait_for 5 plane_is mrc0 1 up && wait_for 5 plane_is mrc1 1 up &&
+	"$MRCCTL" planes mrc0 && "$MRCCTL" planes mrc1
+}
+
+# The state (up or down) of plane N of IBDEV, and what it sent: mrcctl
+# itself, as a Python start costs seconds under emulation.
+plane_is()	# IBDEV N STATE
+{
+	[ "$("$MRCCTL" planes "$1" | mrc_planes_fields "$2" state)" = "$3" ]
+}
+
+# Packets mrc0 and mrc1 sent on their planes 0 and 1: "A0 A1 B0 B1".
+planes_tx()
+{
+	{ "$MRCCTL" planes mrc0 && "$MRCCTL" planes mrc1; } |
+		mrc_planes_fields "" tx | paste -sd ' '
+}
+
+# Tears down the connection and the veth ends, builds the bonds, exports
+# the namespace again and connects to it over them.
+reconnect_over_planes()
+{
+	nvme disconnect -n "$NQN" >/dev/null || return 1
+	wait_for 20 eval '! host_dev' || { echo "namespace still there"; return 1; }
+	nvme_teardown
+	mrc_cleanup
+	wait_for 10 ib_gone mrc0 && wait_for 10 ib_gone mrc1 || return 1
+	restore_rules
+	setup_planes || { echo "cannot build the two bonds"; return 1; }
+	target_up && host_connect
+}
+
+MRCCTL=$(mrc_tool mrcctl)
+PLANES_WHY=
+if [ -z "$MRCCTL" ]; then
+	PLANES_WHY="needs mrcctl (make tools)"
+elif ! modprobe -q bonding; then
+	PLANES_WHY="the kernel has no bonding module"
+elif [ -z "$HOST_DEV" ]; then
+	PLANES_WHY="not connected"
+fi
+if [ -z "$PLANES_WHY" ]; then
+	ktap_check "host_reconnects_over_two_plane_bonds" reconnect_over_planes
+	HOST_DEV=$(host_dev)
+	TARGET_DEV=$(target_dev)
+	[ -n "$HOST_DEV" ] || PLANES_WHY="not connected over the bonds"
+else
+	ktap_skip "host_reconnects_over_two_plane_bonds" "$PLANES_WHY"
+fi
+
+# Runs beside fio: the per-plane counters in each window, as lines
+# "WINDOW-EDGE A0 A1 B0 B1".
+plane_port_loss()
+{
+	sleep 3
+	echo "before0 $(planes_tx)"
+	sleep 2
+	echo "before1 $(planes_tx)"
+	echo "nvme_rdma.sh: plane port loss" >/dev/kmsg
+	ip link set mrctpa1 down
+	wait_for 10 plane_is mrc0 1 down || echo "# mrc0 plane 1 never went down"
+	wait_for 10 plane_is mrc1 1 down || echo "# mrc1 plane 1 never went down"
+	# What was already queued on the plane leaves or is dropped.
+	sleep 0.5
+	echo "down0 $(planes_tx)"
+	sleep "$PLANE_DOWN_SECONDS"
+	echo "down1 $(planes_tx)"
+	ip link set mrctpa1 up
+	wait_for 10 plane_is mrc0 1 up || echo "# mrc0 plane 1 never came back"
+	wait_for 10 plane_is mrc1 1 up || echo "# mrc1 plane 1 never came back"
+	echo "up0 $(planes_tx)"
+	sleep 3
+	echo "up1 $(planes_tx)"
+	sleep "$PLANE_EXTRA_SECONDS"
+	touch "$OUT/planes.done"
+}
+
+fio_through_plane_loss()
+{
+	local status ppid SECONDS_EACH=$PLANE_MAX_SECONDS
+	plane_port_loss >"$OUT/planes.log" 2>&1 &
+	ppid=$!
+	fio_verified planes4k --rw=randrw --bs=4k --iodepth=16 \
+		--trigger-file="$OUT/planes.done"
+	status=$?
+	wait "$ppid"
+	cat "$OUT/planes.log"
+	# fio removes its trigger file once it has seen it.
+	[ ! -e "$OUT/planes.done" ] && grep -q "^up1 " "$OUT/planes.log" ||
+		{ echo "fio ended before the last window"; status=1; }
+	dmesg | sed -n '/nvme_rdma.sh: plane port loss/,$p' |
+		grep -E "nvme|mrc|rdma|bond" | head -n 12
+	for dev in mrc0 mrc1; do
+		echo "$dev: $(mrc_counters $dev timeouts retransmits_timeout \
+			plane_state_sent plane_state_applied probes_sent \
+			probes_answered tx_errors | paste -sd ' ')"
+	done
+	return $status
+}
+
+# The packets of each device on each plane in each window: both planes
+# before, plane 0 alone while plane 1 was down, plane 1 again after.
+planes_used_around_loss()
+{
+	local w a0 a1 b0 b1 w0 w1 d i dev p n ok=0
+	declare -A at
+	while read -r w a0 a1 b0 b1; do
+		[[ $w == "#"* ]] && { ok=1; continue; }
+		at[$w]="$a0 $a1 $b0 $b1"
+	done <"$OUT/planes.log"
+	for w in before down up; do
+		[ -n "${at[${w}0]:-}" ] && [ -n "${at[${w}1]:-}" ] ||
+			{ echo "no $w window"; return 1; }
+		read -ra w0 <<<"${at[${w}0]}"
+		read -ra w1 <<<"${at[${w}1]}"
+		for i in 0 1 2 3; do
+			d[i]=$((w1[i] - w0[i]))
+		done
+		echo "$w: mrc0 plane 0 +${d[0]}, plane 1 +${d[1]}; mrc1 plane 0 +${d[2]}, plane 1 +${d[3]}"
+		for i in 0 1 2 3; do
+			dev=mrc$((i / 2))
+			p=$((i % 2))
+			n=${d[$i]}
+			case $w/$p in
+			down/1)	[ "$n" -eq 0 ] ||
+					{ echo "$dev sent on its down plane"; ok=1; } ;;
+			before/*|down/0|up/1)
+				[ "$n" -ge $PLANE_MIN_PACKETS ] ||
+					{ echo "$dev sent $n on plane $p ($w)"; ok=1; } ;;
+			esac
+		done
+	done
+	return $ok
+}
+
+if [ -z "$PLANES_WHY" ]; then
+	ktap_check "fio_4k_randrw_verify_through_plane_port_loss" \
+		fio_through_plane_loss
+	ktap_check "planes_used_before_surviving_while_down_both_after" \
+		planes_used_around_loss
+	ktap_check "queues_rode_out_the_plane_port_loss" \
+		queues_rode_out "nvme_rdma.sh: plane port loss"
+else
+	ktap_skip "fio_4k_randrw_verify_through_plane_port_loss" "$PLANES_WHY"
+	ktap_skip "planes_used_before_surviving_while_down_both_after" "$PLANES_WHY"
+	ktap_skip "queues_rode_out_the_plane_port_loss" "$PLANES_WHY"
 fi
 
 # Disconnect, take the target down, unload every module of the stack.
