@@ -442,9 +442,25 @@ fi
 
 # Runs beside fio: the per-plane counters in each window, as lines
 # "WINDOW-EDGE A0 A1 B0 B1".
+# Whether mrc0 has sent more than PLANE_MIN_PACKETS on plane 0 since it
+# had sent FROM: fio's I/O flows.
+io_flows()	# FROM
+{
+	local now
+	now=$(planes_tx) || return 1
+	[ "${now%% *}" -gt $(($1 + PLANE_MIN_PACKETS)) ]
+}
+
 plane_port_loss()
 {
-	sleep 3
+	local from i
+	# fio takes seconds to start issuing I/O on a loaded emulated host:
+	# the window before begins once it does.
+	from=$(planes_tx)
+	for ((i = 0; i < 60; i++)); do
+		io_flows "${from%% *}" && break
+		sleep 1
+	done
 	echo "before0 $(planes_tx)"
 	sleep 2
 	echo "before1 $(planes_tx)"
