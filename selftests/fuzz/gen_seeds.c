@@ -88,6 +88,18 @@ static void gen_wire(const char *dir)
 		p.plane_state.down_mask = 1;
 		p.probe.id = 9;
 		p.probe.ev = 3;
+		p.ep_probe.cookie = 0x5eed;
+		p.ep_probe.ts = 654321;
+		p.ep_probe.plane = 1;
+		if (op == MRC_OP_EP_PROBE_REPLY)
+			p.ep_probe.svc_ns = 2500;
+		if (mrc_opcode_is(op, MRC_OPC_DEVICE)) {
+			/* To a device, not a QP: no QPNs, PSN or EV. */
+			p.hdr.dqpn = 0;
+			p.hdr.sqpn = 0;
+			p.hdr.psn = 0;
+			p.hdr.ev = 0;
+		}
 		if (op == MRC_OP_NAK) {
 			p.ack.syndrome = MRC_NAK_RNR;
 			p.ack.rnr_timer = 5;
