@@ -33,6 +33,9 @@ MODULE := drivers/infiniband/sw/mrc/mrc.ko
 PROVIDER_DIR := rdma-core-provider
 LIB_MRC_DIR := rdma-core-provider/lib_mrc
 DESTDIR ?=
+# The targets that build before they run (check, demo, the benchmarks) use
+# every CPU: CI has two, and a serial build of everything takes minutes.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 .PHONY: all module provider lib_mrc tools unit deps check check-unit check-lab lint \
 	demo install install-module install-provider install-lib-mrc install-tools \
@@ -82,22 +85,22 @@ check-unit: unit
 
 # deps first, then a fresh make: KDIR is only known once headers exist.
 check: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/run-tests
 
 check-lab: all
 	@scripts/run-tests --lab-only
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/main-job
 
 bench-vs-rxe: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/bench-vs-rxe
 
 bench-fabric: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/bench-fabric
 
 bench-core: deps
