@@ -31,7 +31,6 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
 {
 	struct mrc_dev *mdev = to_mrc_dev(ibdev);
 	struct net_device *ndev = mdev->ndev;
-	int err;
 
 	/* ib_core zeroes *attr and checks port_num before calling us. */
 	attr->state = mrc_netdev_port_state(ndev);
@@ -50,9 +49,18 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->max_msg_sz = MRC_PORT_MAX_MSG_SIZE;
 	attr->max_vl_num = 1;
 
-	err = ib_get_eth_speed(ibdev, port_num, &attr->active_speed,
-			       &attr->active_width);
-	return err;
+	/*
+	 * Once the netdev unregisters, ib_core no longer finds it for the
+	 * port, while its port events still query us until the device is
+	 * removed: the port is down then, and its speed the least there is,
+	 * rather than an error that ib_core's cache update logs.
+	 */
+	if (ib_get_eth_speed(ibdev, port_num, &attr->active_speed,
+			     &attr->active_width)) {
+		attr->active_speed = IB_SPEED_SDR;
+		attr->active_width = IB_WIDTH_1X;
+	}
+	return 0;
 }
 
 static int mrc_get_port_immutable(struct ib_device *ibdev, u32 port_num,
