@@ -237,15 +237,21 @@ static void mrc_fill_transition(const struct mrc_qp_attr *staged,
 
 /*
  * The MRC attributes the kernel takes, at the transition it takes them at
- * (with the verbs timeout and retry count, RTR to RTS). None is sent
- * while each is at its default, so that a kernel without them still runs
- * every QP that does not ask for them.
+ * (the EV profile at RESET to INIT; the rest with the verbs timeout and
+ * retry count, RTR to RTS). None is sent while each is at its default, so
+ * that a kernel without them still runs every QP that does not ask for
+ * them. The library's EV profile ids are the kernel's.
  */
 static void mrc_fill_kernel_attr(const struct mrc_qp_attr *staged,
 				 struct mrc_qp_transition t,
 				 struct mrc_modify_qp_mrc *k)
 {
 	memset(k, 0, sizeof(*k));
+	if (t.cur == IBV_QPS_RESET && t.next == IBV_QPS_INIT &&
+	    staged->profile.ev_profile_id) {
+		k->comp_mask |= MRC_MODIFY_QP_EV_PROFILE;
+		k->ev_profile_id = (uint32_t)staged->profile.ev_profile_id;
+	}
 	if (t.cur != IBV_QPS_RTR || t.next != IBV_QPS_RTS)
 		return;
 	if (staged->retry.exp_cnt) {
@@ -286,6 +292,9 @@ int mrc_modify_qp(struct mrc_qp *qp, struct ibv_qp_attr *vattr, int vattr_mask,
 	if (err)
 		return mrc_fail_errno(err);
 	staged = qp->attr;
+	/* RESET lets go of the EV profile; the next INIT may name another. */
+	if (t.next == IBV_QPS_RESET)
+		staged.profile.ev_profile_id = 0;
 	mrc_qp_attr_apply(&staged, mrc_attr, mrc_attr_mask);
 	if (mrc_attr_mask & MRC_QP_MPR)
 		staged.mpr.mpr = mrc_qp_mpr_granted(qp->ctx, mrc_attr->mpr.mpr);

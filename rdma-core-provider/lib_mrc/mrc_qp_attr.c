@@ -100,7 +100,17 @@ int mrc_qp_attr_check(const struct mrc_qp *qp, const struct mrc_qp_attr *attr,
 	if (mask & MRC_QP_CC_PROFILE_ID && attr->profile.cc_profile_id &&
 	    attr->profile.cc_profile_id != MRC_CTL_LIB_CC_ID)
 		return EINVAL;
-	if (mask & MRC_QP_EV_PROFILE_ID && attr->profile.ev_profile_id)
+	/*
+	 * An EV profile is the controller's (mrc_ctl_modify_ev_profile()),
+	 * by the same id in the kernel: one outside the ids a profile can
+	 * have is no profile, and the kernel is not asked.
+	 */
+	if (mask & MRC_QP_EV_PROFILE_ID && attr->profile.ev_profile_id &&
+	    (attr->profile.ev_profile_id < MRC_CTL_LIB_ID_MIN ||
+	     attr->profile.ev_profile_id > MRC_CTL_LIB_ID_MAX))
+		return EINVAL;
+	if (mask & MRC_QP_EV_PROFILE_ID && attr->profile.ev_profile_id &&
+	    !qp->ctx->modify_qp_mrc)
 		return EOPNOTSUPP;
 	if (mask & MRC_QP_CAP && attr->cap & ~MRC_QP_CAP_HONOURED)
 		return EOPNOTSUPP;

@@ -16,6 +16,14 @@
 # The requester's PSN window: with MPR 1 and 8, 512 KiB WRITEs checked,
 # and debugfs's req line shows the window (128, 1024 PSNs) and a peak of
 # PSNs outstanding within it.
+# A QP bound to an EV profile at RESET -> INIT (issue 18): an id no profile
+# has, in range (the kernel's EINVAL) and out of it (lib_mrc's), refused
+# with the QP left in RESET; bound to an SRv6 profile with no EV towards
+# the IPv4 peer, INIT but RTR refused (EINVAL), and after a reset that
+# profile is free to delete; bound to a UDP profile of its own ports,
+# rounds checked byte for byte, the path dump shows the profile on that QP
+# and only its ports carrying the traffic, and deleting or replacing the
+# profile is EBUSY while the QP lives and succeeds once it is gone.
 # lab-timeout: 300
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +34,7 @@ PROBE_NV=$MRC_SELFTEST_DIR/mrc-api-probe-nv
 ROUNDS=${MRC_API_ROUNDS:-200}
 OUTAGE=${MRC_API_OUTAGE:-3}
 
-ktap_begin 8
+ktap_begin 9
 for p in "$PROBE" "$PROBE_NV"; do
 	[ -x "$p" ] || ktap_skip_all "no $p: run make first"
 	if ldd "$p" | grep -q "not found"; then
@@ -101,4 +109,69 @@ mpr_case()	# MPR
 }
 ktap_check "mpr_1_bounds_psns_in_flight" mpr_case 1
 ktap_check "mpr_8_is_the_whole_window" mpr_case 8
+
+# The profile's ports: nothing else sprays on them.
+EVP_ID=7
+EVP_NOPATH=8
+EVP_PORTS="50070 50071 50072 50073"
+ev_profile_case()
+{
+	local mrcctl check ev rc
+	mrcctl=$(mrc_tool mrcctl) || { echo "no mrcctl"; return 1; }
+	"$mrcctl" profile del mrc0 "$EVP_ID" 2>/dev/null
+	for ev in $EVP_PORTS; do set -- "$@" "0:$ev"; done
+	"$mrcctl" profile add mrc0 "$EVP_ID" format udp ev "$@" || return 1
+	"$mrcctl" profile del mrc0 "$EVP_NOPATH" 2>/dev/null
+	"$mrcctl" profile add mrc0 "$EVP_NOPATH" format srv6 ev 0:fc00:0:9:: ||
+		return 1
+	check=$(mktemp) || return 1
+	cat > "$check" <<CHECK
+#!/bin/bash
+out=\$("$mrcctl" paths mrc0) || exit 1
+echo "\$out" | awk -v qpn="\$MRC_QPN" '\$1 == "qp" { on = \$2 == qpn } on'
+echo "\$out" | awk -v qpn="\$MRC_QPN" -v id="$EVP_ID" -v ports="$EVP_PORTS" '
+	BEGIN { n = split(ports, p, " "); for (i = 1; i <= n; i++) want[p[i]] = 1 }
+	\$1 == "qp" { on = \$2 == qpn; if (on) { seen = 1; prof = \$NF; hdr = \$(NF - 1) } next }
+	on && \$1 == "ev" {
+		for (i = 1; i < NF; i += 2) f[\$i] = \$(i + 1)
+		if (!(f["udp"] in want)) { print "# EV on port " f["udp"] " is not one of the profile"; bad = 1 }
+		sent += f["sent"]; evs++
+	}
+	END {
+		if (!seen) { print "# QP " qpn " not in the path dump"; exit 1 }
+		if (hdr != "profile" || prof != id) { print "# QP shows profile " prof ", want " id; exit 1 }
+		if (!evs || !sent) { print "# no EV of the QP sent anything"; exit 1 }
+		print "# QP " qpn ": profile " prof ", " evs " EVs, " sent " packets sent on its ports"
+		exit bad
+	}' || exit 1
+# The reset QP let the profile without a path go.
+"$mrcctl" profile del mrc0 $EVP_NOPATH || { echo "# profile $EVP_NOPATH still held"; exit 1; }
+echo "# profile $EVP_NOPATH deleted: the reset QP let it go"
+if out=\$("$mrcctl" profile del mrc0 $EVP_ID 2>&1); then
+	echo "# profile deleted under a bound QP"; exit 1
+fi
+echo "# delete while bound: \$out"
+echo "\$out" | grep -q "Device or resource busy" || exit 1
+if out=\$("$mrcctl" profile add mrc0 $EVP_ID format udp replace ev 0:50079 2>&1); then
+	echo "# profile replaced under a bound QP"; exit 1
+fi
+echo "# replace while bound: \$out"
+echo "\$out" | grep -q "Device or resource busy"
+CHECK
+	chmod +x "$check"
+	MRC_BOUND_CHECK=$check "$PROBE" --ev-profile "$EVP_ID" 9 "$EVP_NOPATH" \
+		mrc0 "$MRC_HOST_A" mrc1 "$MRC_HOST_B"
+	rc=$?
+	rm -f "$check"
+	if [ "$rc" != 0 ]; then
+		"$mrcctl" profile del mrc0 "$EVP_ID"
+		"$mrcctl" profile del mrc0 "$EVP_NOPATH" 2>/dev/null
+		return 1
+	fi
+	# The QPs are gone: the profile is free again.
+	"$mrcctl" profile del mrc0 "$EVP_ID" ||
+		{ echo "profile not deleted after its QP"; return 1; }
+	echo "profile $EVP_ID deleted after the QP was destroyed"
+}
+ktap_check "qp_bound_to_ev_profile" ev_profile_case
 ktap_finish

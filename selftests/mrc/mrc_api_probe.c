@@ -28,6 +28,17 @@
  * (512 PSNs at MTU 1024) checked byte for byte at B, then A's line of
  * /sys/kernel/debug/mrc/req must show the window MPR x 128 and a peak of
  * PSNs outstanding within it.
+ *
+ * mrc-api-probe --ev-profile ID UNKNOWN NOPATH DEV_A IP_A DEV_B IP_B
+ *
+ * A QP bound to EV profile ID at RESET -> INIT: first A's QP is refused
+ * INIT with profile UNKNOWN (EINVAL) and with 65 (EINVAL, no profile can
+ * have it) and must still be in RESET; bound to NOPATH (a profile with no
+ * EV towards B) it reaches INIT but is refused RTR (EINVAL) and stays in
+ * INIT, and is reset; then it goes to INIT naming ID,
+ * its query reports ID, 50 rounds as above are checked byte for byte, and
+ * with the QPs alive the shell command $MRC_BOUND_CHECK runs with
+ * MRC_QPN set to A's QPN.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -48,6 +59,8 @@
 
 /* A's retry attributes (--outage changes them). */
 static uint8_t qp_timeout = 16, qp_linear = 7, qp_exp, qp_mpr = 8;
+/* The EV profile A's QP names at RESET -> INIT (--ev-profile). */
+static uint64_t qp_ev_profile;
 
 struct side {
 	struct ibv_context *vctx;
@@ -131,7 +144,8 @@ static int open_side(struct side *s, const char *dev, const char *ip)
 	return 0;
 }
 
-static int connect_side(struct side *s, const struct side *peer)
+static int connect_side(struct side *s, const struct side *peer,
+			uint64_t ev_profile)
 {
 	struct ibv_qp_attr v;
 	struct mrc_qp_attr m;
@@ -139,6 +153,7 @@ static int connect_side(struct side *s, const struct side *peer)
 
 	memset(&v, 0, sizeof(v));
 	memset(&m, 0, sizeof(m));
+	m.profile.ev_profile_id = ev_profile;
 	v.qp_state = IBV_QPS_INIT;
 	v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
 	err = mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &m,
@@ -486,6 +501,112 @@ static int mpr_run(struct side *a, struct side *b, const char *dev_a,
 	return 0;
 }
 
+/* A's QP refused INIT with profile @id; it must stay in RESET. */
+static int refused_profile(struct side *a, uint64_t id)
+{
+	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
+	struct mrc_qp_attr m;
+	int err;
+
+	memset(&m, 0, sizeof(m));
+	m.profile.ev_profile_id = id;
+	v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	err = mrc_modify_qp(a->qp, &v, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &m,
+			    MRC_QP_EV_PROFILE_ID);
+	if (err != EINVAL) {
+		fprintf(stderr, "mrc-api-probe: INIT with EV profile %llu: %s, want EINVAL\n",
+			(unsigned long long)id, strerror(err));
+		return -1;
+	}
+	memset(&v, 0, sizeof(v));
+	if (mrc_query_qp(a->qp, &v, IBV_QP_STATE, NULL, 0, NULL))
+		return fail("mrc_query_qp");
+	if (v.qp_state != IBV_QPS_RESET) {
+		fprintf(stderr, "mrc-api-probe: after the refusal the QP is in state %d\n",
+			v.qp_state);
+		return -1;
+	}
+	printf("INIT with EV profile %llu refused: %s; the QP stays in RESET\n",
+	       (unsigned long long)id, strerror(err));
+	return 0;
+}
+
+/* A's QP bound to @id, which has no EV towards B: RTR refused, then RESET. */
+static int refused_rtr(struct side *a, const struct side *b, uint64_t id)
+{
+	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
+	struct mrc_qp_attr m;
+	int err;
+
+	memset(&m, 0, sizeof(m));
+	m.profile.ev_profile_id = id;
+	v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	err = mrc_modify_qp(a->qp, &v, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &m,
+			    MRC_QP_EV_PROFILE_ID);
+	if (err)
+		return errno = err, fail("INIT with an EV profile");
+	memset(&v, 0, sizeof(v));
+	v.qp_state = IBV_QPS_RTR;
+	v.path_mtu = IBV_MTU_1024;
+	v.dest_qp_num = b->qpn;
+	v.rq_psn = 0x100;
+	v.ah_attr.is_global = 1;
+	v.ah_attr.grh.dgid = b->gid;
+	v.ah_attr.grh.sgid_index = a->gid_index;
+	v.ah_attr.grh.hop_limit = 64;
+	v.ah_attr.port_num = 1;
+	err = mrc_modify_qp(a->qp, &v, IBV_QP_STATE | IBV_QP_AV |
+			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN,
+			    NULL, 0);
+	if (err != EINVAL) {
+		fprintf(stderr, "mrc-api-probe: RTR over EV profile %llu: %s, want EINVAL\n",
+			(unsigned long long)id, strerror(err));
+		return -1;
+	}
+	memset(&v, 0, sizeof(v));
+	if (mrc_query_qp(a->qp, &v, IBV_QP_STATE, NULL, 0, NULL))
+		return fail("mrc_query_qp");
+	if (v.qp_state != IBV_QPS_INIT) {
+		fprintf(stderr, "mrc-api-probe: after the refused RTR the QP is in state %d\n",
+			v.qp_state);
+		return -1;
+	}
+	printf("RTR over EV profile %llu (no EV to the peer) refused: %s; the QP stays in INIT\n",
+	       (unsigned long long)id, strerror(err));
+	v.qp_state = IBV_QPS_RESET;
+	err = mrc_modify_qp(a->qp, &v, IBV_QP_STATE, NULL, 0);
+	if (err)
+		return errno = err, fail("modify to RESET");
+	return 0;
+}
+
+/* A's QP bound to qp_ev_profile: queried, traffic checked, then the shell. */
+static int bound_run(struct side *a, struct side *b, uint64_t *rs)
+{
+	unsigned long long checked = 0;
+	struct mrc_qp_attr m;
+	char qpn[16];
+	int round;
+
+	memset(&m, 0, sizeof(m));
+	if (mrc_query_qp(a->qp, NULL, 0, &m, MRC_QP_EV_PROFILE_ID, NULL))
+		return fail("mrc_query_qp");
+	if (m.profile.ev_profile_id != qp_ev_profile) {
+		fprintf(stderr, "mrc-api-probe: query: EV profile %llu, want %llu\n",
+			(unsigned long long)m.profile.ev_profile_id,
+			(unsigned long long)qp_ev_profile);
+		return -1;
+	}
+	for (round = 0; round < 50; round++)
+		if (round_trip(a, b, round, rs, &checked))
+			return -1;
+	printf("QP %u bound to EV profile %llu: 50 rounds, %llu bytes checked\n",
+	       a->qpn, (unsigned long long)qp_ev_profile, checked);
+	snprintf(qpn, sizeof(qpn), "%u", a->qpn);
+	setenv("MRC_QPN", qpn, 1);
+	return run_cmd("MRC_BOUND_CHECK");
+}
+
 static int close_side(struct side *s)
 {
 	int bad = 0;
@@ -517,7 +638,7 @@ int main(int argc, char **argv)
 		       qp_exp, argv[4]);
 		if (!open_side(&a, argv[5], argv[6]) &&
 		    !open_side(&b, argv[7], argv[8]) &&
-		    !connect_side(&a, &b) && !connect_side(&b, &a) &&
+		    !connect_side(&a, &b, 0) && !connect_side(&b, &a, 0) &&
 		    !post_recvs(&b, QP_DEPTH / 2) &&
 		    !outage(&a, &b, atof(argv[2]), !strcmp(argv[4], "ok"), &rs))
 			status = 0;
@@ -531,17 +652,34 @@ int main(int argc, char **argv)
 		rs = 0x5eed;
 		if (!open_side(&a, argv[3], argv[4]) &&
 		    !open_side(&b, argv[5], argv[6]) &&
-		    !connect_side(&a, &b) && !connect_side(&b, &a) &&
+		    !connect_side(&a, &b, 0) && !connect_side(&b, &a, 0) &&
 		    !mrc_query_qp(a.qp, &v, 0, &m, MRC_QP_MPR, NULL) &&
 		    m.mpr.mpr == qp_mpr && !mpr_run(&a, &b, argv[3], &rs))
 			status = 0;
 		goto out;
 	}
+	if (argc == 9 && !strcmp(argv[1], "--ev-profile")) {
+		rs = 0x5eed;
+		if (!open_side(&a, argv[5], argv[6]) &&
+		    !open_side(&b, argv[7], argv[8]) &&
+		    !refused_profile(&a, strtoull(argv[3], NULL, 0)) &&
+		    !refused_profile(&a, 65) &&
+		    !refused_rtr(&a, &b, strtoull(argv[4], NULL, 0))) {
+			qp_ev_profile = strtoull(argv[2], NULL, 0);
+			if (!connect_side(&a, &b, qp_ev_profile) &&
+			    !connect_side(&b, &a, 0) &&
+			    !post_recvs(&b, QP_DEPTH / 2) &&
+			    !bound_run(&a, &b, &rs))
+				status = 0;
+		}
+		goto out;
+	}
 	if (argc < 5) {
 		fprintf(stderr, "usage: %s DEV_A IP_A DEV_B IP_B [TRANSFERS [SEED]]\n"
 			"       %s --outage SECONDS EXP_CNT ok|retry-exc DEV_A IP_A DEV_B IP_B\n"
-			"       %s --mpr MPR DEV_A IP_A DEV_B IP_B\n",
-			argv[0], argv[0], argv[0]);
+			"       %s --mpr MPR DEV_A IP_A DEV_B IP_B\n"
+			"       %s --ev-profile ID UNKNOWN NOPATH DEV_A IP_A DEV_B IP_B\n",
+			argv[0], argv[0], argv[0], argv[0]);
 		return 2;
 	}
 	transfers = argc > 5 ? atoi(argv[5]) : 200;
@@ -552,7 +690,7 @@ int main(int argc, char **argv)
 	       cur, last, vend, vend_last, (unsigned long long)rs);
 
 	if (open_side(&a, argv[1], argv[2]) || open_side(&b, argv[3], argv[4]) ||
-	    connect_side(&a, &b) || connect_side(&b, &a) ||
+	    connect_side(&a, &b, 0) || connect_side(&b, &a, 0) ||
 	    post_recvs(&b, QP_DEPTH / 2))
 		goto out;
 	for (round = 0; round < transfers; round++)

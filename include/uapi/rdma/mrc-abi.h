@@ -169,10 +169,23 @@ struct mrc_create_qp_resp {
  * mpr x MRC_MPR_PSNS PSNs outstanding. 0 is the whole window the kernel
  * has (its responder's reordering window, 1024 PSNs); above that, EINVAL.
  * Only before RTS, as exp_retry_cnt.
+ *
+ * ev_profile_id: the EV profile (the controller's, mrc_ctl_netlink.c) the
+ * QP's paths are built from, instead of the one the kernel chooses by the
+ * peer's address; 0 keeps that choice. Only at RESET to INIT (else
+ * EINVAL), and EINVAL if the device has no profile of that id. The QP holds
+ * the profile until it is reset or destroyed; meanwhile deleting or
+ * replacing the profile is EBUSY. At INIT to RTR, a profile with no EV
+ * towards the peer over a plane of the device is EINVAL (the QP stays in
+ * INIT). Appended after reserved (with reserved2, the 8-byte multiple the
+ * extended request counts in): a request of the older, 8-byte size has no
+ * ev_profile_id and means what it did; with MRC_MODIFY_QP_EV_PROFILE set it
+ * is EINVAL.
  */
 enum mrc_modify_qp_mask {
 	MRC_MODIFY_QP_EXP_RETRY_CNT	= 1 << 0,
 	MRC_MODIFY_QP_MPR		= 1 << 1,
+	MRC_MODIFY_QP_EV_PROFILE	= 1 << 2,
 };
 
 #define MRC_EXP_RETRY_FOREVER	25
@@ -183,6 +196,8 @@ struct mrc_modify_qp_mrc {
 	__u8 exp_retry_cnt;
 	__u8 mpr;
 	__u8 reserved[2];
+	__u32 ev_profile_id;
+	__u32 reserved2;
 };
 
 struct mrc_create_srq_resp {

@@ -635,6 +635,69 @@ static void modify_qp_passes_exp_retries(void)
 	teardown(&s);
 }
 
+/*
+ * An EV profile id goes to the kernel at RESET to INIT, as the kernel's
+ * id; 0 (the kernel's choice by the peer) sends nothing. A reset lets
+ * the profile go, and only RESET to INIT may name one.
+ */
+static void modify_qp_passes_ev_profile(void)
+{
+	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
+	struct mrc_qp_attr m;
+	struct setup s = setup();
+	struct fake_qp *f = fake_qp_of(s.vqp);
+
+	memset(&m, 0, sizeof(m));
+	m.profile.ev_profile_id = 5;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m,
+			       MRC_QP_EV_PROFILE_ID), 0);
+	CHECK_EQ(f->mrc_modifies, 1);
+	CHECK_EQ(f->last_mrc.comp_mask, MRC_MODIFY_QP_EV_PROFILE);
+	CHECK_EQ(f->last_mrc.ev_profile_id, 5);
+	CHECK_EQ(f->last_mrc.reserved2, 0);
+	CHECK_EQ(f->attr.qp_state, IBV_QPS_INIT);
+	memset(&m, 0, sizeof(m));
+	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_EV_PROFILE_ID, NULL), 0);
+	CHECK_EQ(m.profile.ev_profile_id, 5);
+	/* Not sent again on the way to RTS. */
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTR), 0);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTS), 0);
+	CHECK_EQ(f->mrc_modifies, 1);
+	/* In RTS, and at INIT to INIT: EINVAL, with no kernel call. */
+	m.profile.ev_profile_id = 6;
+	check_modify_refused(&s, &v, 0, &m, MRC_QP_EV_PROFILE_ID, EINVAL);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RESET), 0);
+	memset(&m, 0, sizeof(m));
+	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_EV_PROFILE_ID, NULL), 0);
+	CHECK_EQ(m.profile.ev_profile_id, 0);
+	/* Back to INIT without naming one: nothing for the kernel. */
+	CHECK_EQ(to_state(s.qp, IBV_QPS_INIT), 0);
+	CHECK_EQ(f->mrc_modifies, 1);
+	m.profile.ev_profile_id = 6;
+	check_modify_refused(&s, &v, IBV_QP_STATE, &m, MRC_QP_EV_PROFILE_ID,
+			     EINVAL);
+	CHECK_EQ(f->mrc_modifies, 1);
+	teardown(&s);
+
+	/* 0 names no profile: a plain modify. */
+	s = setup();
+	f = fake_qp_of(s.vqp);
+	memset(&m, 0, sizeof(m));
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m,
+			       MRC_QP_EV_PROFILE_ID), 0);
+	CHECK_EQ(f->mrc_modifies, 0);
+	CHECK_EQ(f->attr.qp_state, IBV_QPS_INIT);
+	teardown(&s);
+
+	/* A provider too old to have the entry cannot pass one. */
+	s = setup();
+	s.ctx->modify_qp_mrc = NULL;
+	m.profile.ev_profile_id = 5;
+	check_modify_refused(&s, &v, IBV_QP_STATE, &m, MRC_QP_EV_PROFILE_ID,
+			     EOPNOTSUPP);
+	teardown(&s);
+}
+
 static void modify_qp_checks_mrc_attributes(void)
 {
 	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
@@ -686,8 +749,12 @@ static void modify_qp_checks_mrc_attributes(void)
 	m.cap = MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED;
 	check_modify_refused(&s, &v, to_init, &m, MRC_QP_CAP, EOPNOTSUPP);
 	m.cap = 0;
-	m.profile.ev_profile_id = 3;
-	check_modify_refused(&s, &v, to_init, &m, MRC_QP_EV_PROFILE_ID, EOPNOTSUPP);
+	/* No profile has an id above 64: refused before the kernel. */
+	m.profile.ev_profile_id = 65;
+	check_modify_refused(&s, &v, to_init, &m, MRC_QP_EV_PROFILE_ID, EINVAL);
+	m.profile.ev_profile_id = 1ull << 32 | 3;
+	check_modify_refused(&s, &v, to_init, &m, MRC_QP_EV_PROFILE_ID, EINVAL);
+	CHECK_EQ(fake_qp_of(s.vqp)->mrc_modifies, 0);
 	m.profile.ev_profile_id = 0;
 	/* The device's one CC profile is 1: any other id names none. */
 	m.profile.cc_profile_id = 3;
@@ -1041,6 +1108,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(get_qpn_and_query_qp_check_arguments),
 	KTAP_CASE(modify_qp_supplies_what_mrc_leaves_out),
 	KTAP_CASE(modify_qp_passes_exp_retries),
+	KTAP_CASE(modify_qp_passes_ev_profile),
 	KTAP_CASE(timeouts_convert_to_verbs_units),
 	KTAP_CASE(modify_qp_checks_mrc_attributes),
 	KTAP_CASE(post_send_checks_arguments),

@@ -1156,10 +1156,21 @@ static void explicit_profile(void)
 				MRC_CTL_EV_PROFILE_EV_OP), ENOENT);
 	CHECK_EQ(fake_nl.num_requests, r + 2);
 
-	/* OFFLINE again: withdrawn. */
+	/*
+	 * A QP bound to it (mrc_modify_qp() naming id 5): the kernel's
+	 * EBUSY is the caller's, and the profile stays ONLINE.
+	 */
 	a.profile_state = MRC_CTL_PROFILE_OFFLINE;
+	r = fake_nl.num_requests;
+	fake_nl_answer(EBUSY);
+	CHECK_FAILS(mrc_ctl_modify_ev_profile(ctx, 5, &a, st), EBUSY);
+	CHECK_EQ(fake_nl.num_requests, r + 1);
+	CHECK_EQ(req_cmd(r), U_CMD_PROFILE_DEL);
+
+	/* OFFLINE again, the QP gone: withdrawn (still ONLINE until now). */
 	fake_nl_answer(0);
 	CHECK_EQ(mrc_ctl_modify_ev_profile(ctx, 5, &a, st), 0);
+	CHECK_EQ(fake_nl.num_requests, r + 2);
 	CHECK_EQ(req_cmd(fake_nl.num_requests - 1), U_CMD_PROFILE_DEL);
 	CHECK_EQ(mrc_destroy_context(ctx), 0);
 }

@@ -409,7 +409,9 @@ static int mrc_ctl_profile_del(struct sk_buff *skb, struct genl_info *info)
 		return PTR_ERR(mdev);
 	err = mrc_profile_del(mdev,
 			      nla_get_u32(info->attrs[MRC_CTL_A_PROFILE_ID]));
-	if (err)
+	if (err == -EBUSY)
+		NL_SET_ERR_MSG(info->extack, "QPs are bound to the profile");
+	else if (err)
 		NL_SET_ERR_MSG(info->extack, "no such profile");
 	mrc_ctl_put_dev(mdev);
 	return err;

@@ -104,6 +104,12 @@ int mrc_profile_add(struct mrc_dev *mdev, struct mrc_profile *profile,
 		err = -EEXIST;
 		goto out;
 	}
+	old = xa_load(&mdev->profiles.ids, profile->id);
+	if (old && atomic_read(&old->bound_qps)) {
+		NL_SET_ERR_MSG(extack, "QPs are bound to the profile");
+		err = -EBUSY;
+		goto out;
+	}
 	if (mrc_peer_taken(mdev, profile)) {
 		NL_SET_ERR_MSG(extack, "another profile serves that peer");
 		err = -EEXIST;
@@ -129,14 +135,44 @@ int mrc_profile_del(struct mrc_dev *mdev, u32 id)
 	struct mrc_profile *old;
 
 	mutex_lock(&mdev->profiles.lock);
-	old = xa_erase(&mdev->profiles.ids, id);
-	if (old && mdev->profiles.default_id == id)
+	old = xa_load(&mdev->profiles.ids, id);
+	if (!old) {
+		mutex_unlock(&mdev->profiles.lock);
+		return -ENOENT;
+	}
+	if (atomic_read(&old->bound_qps)) {
+		mutex_unlock(&mdev->profiles.lock);
+		return -EBUSY;
+	}
+	xa_erase(&mdev->profiles.ids, id);
+	if (mdev->profiles.default_id == id)
 		WRITE_ONCE(mdev->profiles.default_id, 0);
 	mutex_unlock(&mdev->profiles.lock);
-	if (!old)
-		return -ENOENT;
 	mrc_profile_put(old);
 	return 0;
+}
+
+struct mrc_profile *mrc_profile_bind(struct mrc_dev *mdev, u32 id)
+{
+	struct mrc_profile *profile;
+
+	mutex_lock(&mdev->profiles.lock);
+	profile = xa_load(&mdev->profiles.ids, id);
+	if (profile) {
+		/* The table's reference keeps it alive: it cannot be zero. */
+		kref_get(&profile->ref);
+		atomic_inc(&profile->bound_qps);
+	}
+	mutex_unlock(&mdev->profiles.lock);
+	return profile;
+}
+
+void mrc_profile_unbind(struct mrc_profile *profile)
+{
+	if (!profile)
+		return;
+	atomic_dec(&profile->bound_qps);
+	mrc_profile_put(profile);
 }
 
 u32 mrc_profile_default_id(struct mrc_dev *mdev)

@@ -9,6 +9,13 @@
  * (RCU on the xarray) and return a reference (kref), so a QP may keep
  * using a profile the controller has since removed or replaced. The table
  * is emptied in dealloc_driver, after every QP is gone.
+ *
+ * A QP that names a profile at RESET to INIT (struct mrc_modify_qp_mrc)
+ * binds it: bound_qps counts such QPs, and while it is not zero the
+ * profile can be neither removed nor replaced (EBUSY). Binding and those
+ * checks happen under the table's mutex, so no QP binds a profile that is
+ * on its way out; unbinding takes no lock (it only makes a later removal
+ * succeed).
  */
 #ifndef MRC_PROFILE_H
 #define MRC_PROFILE_H
@@ -50,6 +57,7 @@ struct mrc_profile {
 	 * (mrc_qp_paths.c). num_evs entries.
 	 */
 	atomic_t *bad_qps;
+	atomic_t bound_qps;		/* QPs bound to it (see above) */
 	u32 num_evs;
 	struct mrc_ev_value evs[];
 };
@@ -69,16 +77,25 @@ void mrc_profile_table_destroy(struct mrc_dev *mdev);
 /*
  * Publishes @profile (the table takes the caller's reference, on failure
  * too). -EEXIST if the id is taken and !@replace, or if another profile
- * already serves the same peer.
+ * already serves the same peer; -EBUSY if it would replace a profile QPs
+ * are bound to.
  */
 int mrc_profile_add(struct mrc_dev *mdev, struct mrc_profile *profile,
 		    bool replace, bool make_default,
 		    struct netlink_ext_ack *extack);
+/* -ENOENT if there is no such profile, -EBUSY if QPs are bound to it. */
 int mrc_profile_del(struct mrc_dev *mdev, u32 id);
 u32 mrc_profile_default_id(struct mrc_dev *mdev);
 
 /* With a reference, or NULL. */
 struct mrc_profile *mrc_profile_get(struct mrc_dev *mdev, u32 id);
+/*
+ * Binds a QP to profile @id: the profile with a reference and counted in
+ * bound_qps, or NULL if the device has none of that id. Undone by
+ * mrc_profile_unbind() (NULL: nothing).
+ */
+struct mrc_profile *mrc_profile_bind(struct mrc_dev *mdev, u32 id);
+void mrc_profile_unbind(struct mrc_profile *profile);
 /*
  * The profile a QP to @peer uses: the one serving that peer, else the
  * device's default; NULL means the built-in UDP source-port spraying.

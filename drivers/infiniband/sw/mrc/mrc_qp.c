@@ -563,7 +563,8 @@ static void mrc_qp_doorbell(struct mrc_qp *qp)
 }
 
 #define MRC_MODIFY_QP_KNOWN \
-	(MRC_MODIFY_QP_EXP_RETRY_CNT | MRC_MODIFY_QP_MPR)
+	(MRC_MODIFY_QP_EXP_RETRY_CNT | MRC_MODIFY_QP_MPR | \
+	 MRC_MODIFY_QP_EV_PROFILE)
 /* What the requester takes at RTR to RTS. */
 #define MRC_MODIFY_QP_BEFORE_RTS \
 	(MRC_MODIFY_QP_EXP_RETRY_CNT | MRC_MODIFY_QP_MPR)
@@ -590,7 +591,12 @@ static int mrc_modify_qp_udata(struct mrc_qp *qp, struct ib_udata *udata,
 		return -EFAULT;
 	if (mrc->comp_mask & ~MRC_MODIFY_QP_KNOWN)
 		return -EOPNOTSUPP;
-	if (memchr_inv(mrc->reserved, 0, sizeof(mrc->reserved)))
+	/* Named by a request too short to hold the id: an older provider. */
+	if (mrc->comp_mask & MRC_MODIFY_QP_EV_PROFILE &&
+	    len < offsetofend(struct mrc_modify_qp_mrc, ev_profile_id))
+		return -EINVAL;
+	if (memchr_inv(mrc->reserved, 0, sizeof(mrc->reserved)) ||
+	    mrc->reserved2)
 		return -EINVAL;
 	if (mrc->comp_mask && qp->ibqp.qp_type != IB_QPT_RC)
 		return -EINVAL;
@@ -605,24 +611,37 @@ static int mrc_modify_qp_udata(struct mrc_qp *qp, struct ib_udata *udata,
 
 /*
  * The MRC attributes the requester takes at RTR to RTS may change only
- * before: the caller holds qp->lock and gives the state the QP is in.
+ * before, and an EV profile is named only at RESET to INIT (the paths are
+ * built from it at RTR): the caller holds qp->lock and gives the state
+ * the QP is in and the one it goes to.
  */
 static int mrc_check_modify_mrc(const struct mrc_modify_qp_mrc *mrc,
-				enum ib_qp_state cur)
+				enum ib_qp_state cur, enum ib_qp_state next)
 {
 	if (mrc->comp_mask & MRC_MODIFY_QP_BEFORE_RTS &&
 	    cur != IB_QPS_RESET && cur != IB_QPS_INIT && cur != IB_QPS_RTR)
 		return -EINVAL;
+	if (mrc->comp_mask & MRC_MODIFY_QP_EV_PROFILE &&
+	    (cur != IB_QPS_RESET || next != IB_QPS_INIT))
+		return -EINVAL;
 	return 0;
 }
 
+/*
+ * Caller holds qp->lock. @bound is the profile mrc_profile_bind() gave
+ * for the request's ev_profile_id (NULL for 0); what the QP held before
+ * is handed back in it, to unbind after the lock.
+ */
 static void mrc_apply_modify_mrc(struct mrc_qp *qp,
-				 const struct mrc_modify_qp_mrc *mrc)
+				 const struct mrc_modify_qp_mrc *mrc,
+				 struct mrc_profile **bound)
 {
 	if (mrc->comp_mask & MRC_MODIFY_QP_EXP_RETRY_CNT)
 		qp->exp_retry_cnt = mrc->exp_retry_cnt;
 	if (mrc->comp_mask & MRC_MODIFY_QP_MPR)
 		qp->mpr = mrc->mpr;
+	if (mrc->comp_mask & MRC_MODIFY_QP_EV_PROFILE)
+		swap(qp->paths.bound, *bound);
 }
 
 static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
@@ -631,6 +650,7 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	struct mrc_dev *mdev = to_mrc_dev(ibqp->device);
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 	struct mrc_modify_qp_mrc mrc;
+	struct mrc_profile *bound = NULL;
 	enum ib_qp_state cur, next;
 	bool sq_drained = false, kick = false;
 	unsigned long flags;
@@ -642,6 +662,19 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	err = mrc_check_qp_attr(mdev, qp, attr, mask);
 	if (err)
 		return err;
+
+	/*
+	 * RESET to INIT naming an EV profile: bound now (it takes the
+	 * profile table's mutex), kept only if the transition happens.
+	 */
+	if (mrc.comp_mask & MRC_MODIFY_QP_EV_PROFILE && mrc.ev_profile_id) {
+		if (!(mask & IB_QP_STATE) || attr->qp_state != IB_QPS_INIT ||
+		    READ_ONCE(qp->state) != IB_QPS_RESET)
+			return -EINVAL;
+		bound = mrc_profile_bind(mdev, mrc.ev_profile_id);
+		if (!bound)
+			return -EINVAL;
+	}
 
 	/*
 	 * INIT to RTR with an address: the paths towards the peer, built
@@ -670,12 +703,12 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		err = -EINVAL;
 		goto out;
 	}
-	err = mrc_check_modify_mrc(&mrc, cur);
+	err = mrc_check_modify_mrc(&mrc, cur, next);
 	if (err)
 		goto out;
 
 	mrc_apply_qp_attr(qp, attr, mask);
-	mrc_apply_modify_mrc(qp, &mrc);
+	mrc_apply_modify_mrc(qp, &mrc, &bound);
 	if (mask & IB_QP_STATE && next != qp->state) {
 		if (cur == IB_QPS_RTR && next == IB_QPS_RTS) {
 			if (mrc_qp_is_uc(qp))
@@ -691,6 +724,8 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		qp->state = next;
 		if (next == IB_QPS_RESET) {
 			mrc_qp_reset_queues(qp);
+			/* The next RESET to INIT names a profile anew. */
+			swap(qp->paths.bound, bound);
 		} else if (next == IB_QPS_ERR) {
 			mrc_flush_sq(qp);
 			mrc_flush_rq(qp);
@@ -702,6 +737,8 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	}
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
+	/* The QP's old profile, or the one it did not take. */
+	mrc_profile_unbind(bound);
 	mrc_qp_notify(qp);
 
 	if (sq_drained)

@@ -137,6 +137,8 @@ void mrc_qp_paths_free(struct mrc_qp *qp)
 	paths->profile_index = NULL;
 	mrc_profile_put(paths->profile);
 	paths->profile = NULL;
+	mrc_profile_unbind(paths->bound);
+	paths->bound = NULL;
 	paths->ready = false;
 }
 
@@ -222,6 +224,7 @@ int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid)
 	struct mrc_ev_params params;
 	struct mrc_ev_desc *descs;
 	u8 n_planes = max_t(u8, mrc_planes_count(mdev), 1);
+	bool named;
 	u32 n = 0;
 	int err;
 
@@ -230,10 +233,27 @@ int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid)
 		return -ENOMEM;
 
 	mrc_ev_params_default(&params);
-	profile = mrc_profile_for_peer(mdev,
-				       (const struct in6_addr *)dgid->raw);
+	spin_lock_bh(&qp->lock);
+	profile = paths->bound;
+	named = profile;
+	if (profile)
+		kref_get(&profile->ref);
+	spin_unlock_bh(&qp->lock);
+	if (!profile)
+		profile = mrc_profile_for_peer(mdev,
+					       (const struct in6_addr *)dgid->raw);
 	if (profile) {
 		n = mrc_qp_profile_descs(qp, dgid, profile, n_planes, descs);
+		/*
+		 * A profile the QP named is the one it asked for: without an
+		 * EV towards this peer it cannot go on, rather than quietly
+		 * spray on paths the controller did not give it.
+		 */
+		if (!n && named) {
+			mrc_profile_put(profile);
+			kvfree(descs);
+			return -EINVAL;
+		}
 		if (!n) {
 			dev_warn_ratelimited(&mdev->ib_dev.dev,
 					     "QP %u: no EV of profile %u leads to its peer; spraying on UDP ports\n",

@@ -68,6 +68,12 @@ struct mrc_qp_paths {
 	u16 *profile_index;		/* set index -> profile EV index */
 	u32 probe_id;			/* the last PROBE's id */
 	struct mrc_profile *profile;	/* NULL: built-in spraying */
+	/*
+	 * The profile the QP named at RESET to INIT (mrc_profile_bind()),
+	 * or NULL: chosen by the peer's address. Set and cleared under
+	 * qp->lock; unbound at RESET and in mrc_qp_paths_free().
+	 */
+	struct mrc_profile *bound;
 	u32 plane_gen;			/* for mrc_planes_apply() */
 	int deny_gen;			/* the profile's, when last applied */
 	bool ready;			/* set built: RTR and later */
