@@ -28,6 +28,18 @@ fi
 # shellcheck source=ktap.sh
 . "$MRC_SELFTEST_DIR/ktap.sh"
 
+# run-lab's MRC_TEST_TIMEOUT_SCALE stretches each test's limit on a slower
+# kernel (the debug lab kernel); a test's own waits for a client, a
+# server or a transfer stretch with it: mrc_scaled SECONDS.
+MRC_TIME_SCALE=${MRC_TEST_TIMEOUT_SCALE:-1}
+case $MRC_TIME_SCALE in
+'' | *[!0-9]* | 0) MRC_TIME_SCALE=1 ;;
+esac
+mrc_scaled()	# SECONDS
+{
+	echo $(($1 * MRC_TIME_SCALE))
+}
+
 MRC_NO_LOADER="no module file to load: set MRC_KO=/path/to/mrc.ko, or install mrc where modprobe finds it (make install, or DKMS)"
 
 # How this machine loads mrc: "insmod FILE", "modprobe FILE", or nothing.

@@ -21,7 +21,7 @@ NSB=mrcqb
 A4=192.0.2.1
 B4=192.0.2.2
 # Each example or perftest run, client and server alike.
-RUN_TIMEOUT=60
+RUN_TIMEOUT=$(mrc_scaled 60)
 tmp=
 
 in_a() { ip netns exec "$NSA" "$@"; }
