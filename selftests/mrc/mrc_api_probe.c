@@ -144,6 +144,55 @@ static int open_side(struct side *s, const char *dev, const char *ip)
 	return 0;
 }
 
+/* RESET to INIT naming EV profile @ev_profile, and @mask's other fields. */
+static int modify_to_init(struct side *s, uint64_t ev_profile, uint32_t mask)
+{
+	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
+	struct mrc_qp_attr m;
+
+	memset(&m, 0, sizeof(m));
+	m.profile.ev_profile_id = ev_profile;
+	v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	return mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &m,
+			     MRC_QP_EV_PROFILE_ID | mask);
+}
+
+/* @v: INIT to RTR towards @peer. */
+static void rtr_attr(struct ibv_qp_attr *v, const struct side *s,
+		     const struct side *peer)
+{
+	memset(v, 0, sizeof(*v));
+	v->qp_state = IBV_QPS_RTR;
+	v->path_mtu = IBV_MTU_1024;
+	v->dest_qp_num = peer->qpn;
+	v->rq_psn = 0x100;
+	v->ah_attr.is_global = 1;
+	v->ah_attr.grh.dgid = peer->gid;
+	v->ah_attr.grh.sgid_index = s->gid_index;
+	v->ah_attr.grh.hop_limit = 64;
+	v->ah_attr.port_num = 1;
+}
+
+#define RTR_MASK (IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | \
+		  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN)
+
+/* 0 if @s's QP is in @state, else says so (@after: what came before). */
+static int expect_state(struct side *s, enum ibv_qp_state state,
+			const char *after)
+{
+	struct ibv_qp_attr v;
+
+	memset(&v, 0, sizeof(v));
+	if (mrc_query_qp(s->qp, &v, IBV_QP_STATE, NULL, 0, NULL))
+		return fail("mrc_query_qp");
+	if (v.qp_state != state) {
+		fprintf(stderr, "mrc-api-probe: after %s the QP is in state %d, want %d\n",
+			after, v.qp_state, state);
+		return -1;
+	}
+	return 0;
+}
+
 static int connect_side(struct side *s, const struct side *peer,
 			uint64_t ev_profile)
 {
@@ -151,32 +200,17 @@ static int connect_side(struct side *s, const struct side *peer,
 	struct mrc_qp_attr m;
 	int err;
 
-	memset(&v, 0, sizeof(v));
-	memset(&m, 0, sizeof(m));
-	m.profile.ev_profile_id = ev_profile;
-	v.qp_state = IBV_QPS_INIT;
-	v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-	err = mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &m,
-			    MRC_QP_EV_PROFILE_ID | MRC_QP_CC_PROFILE_ID |
-			    MRC_QP_HINT);
+	err = modify_to_init(s, ev_profile,
+			     MRC_QP_CC_PROFILE_ID | MRC_QP_HINT);
 	if (err)
 		return errno = err, fail("modify to INIT");
 
-	memset(&v, 0, sizeof(v));
-	v.qp_state = IBV_QPS_RTR;
-	v.path_mtu = IBV_MTU_1024;
-	v.dest_qp_num = peer->qpn;
-	v.rq_psn = 0x100;
-	v.ah_attr.is_global = 1;
-	v.ah_attr.grh.dgid = peer->gid;
-	v.ah_attr.grh.sgid_index = s->gid_index;
-	v.ah_attr.grh.hop_limit = 64;
-	v.ah_attr.port_num = 1;
+	rtr_attr(&v, s, peer);
+	memset(&m, 0, sizeof(m));
 	m.mpr.mpr_dest = 8;
 	m.wimm.max_wimm_dest = QP_DEPTH;
-	err = mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_AV |
-			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN,
-			    &m, MRC_QP_MPR_DEST | MRC_QP_MAX_WIMM_DEST);
+	err = mrc_modify_qp(s->qp, &v, RTR_MASK, &m,
+			    MRC_QP_MPR_DEST | MRC_QP_MAX_WIMM_DEST);
 	if (err)
 		return errno = err, fail("modify to RTR");
 
@@ -504,28 +538,15 @@ static int mpr_run(struct side *a, struct side *b, const char *dev_a,
 /* A's QP refused INIT with profile @id; it must stay in RESET. */
 static int refused_profile(struct side *a, uint64_t id)
 {
-	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
-	struct mrc_qp_attr m;
-	int err;
+	int err = modify_to_init(a, id, 0);
 
-	memset(&m, 0, sizeof(m));
-	m.profile.ev_profile_id = id;
-	v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-	err = mrc_modify_qp(a->qp, &v, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &m,
-			    MRC_QP_EV_PROFILE_ID);
 	if (err != EINVAL) {
 		fprintf(stderr, "mrc-api-probe: INIT with EV profile %llu: %s, want EINVAL\n",
 			(unsigned long long)id, strerror(err));
 		return -1;
 	}
-	memset(&v, 0, sizeof(v));
-	if (mrc_query_qp(a->qp, &v, IBV_QP_STATE, NULL, 0, NULL))
-		return fail("mrc_query_qp");
-	if (v.qp_state != IBV_QPS_RESET) {
-		fprintf(stderr, "mrc-api-probe: after the refusal the QP is in state %d\n",
-			v.qp_state);
+	if (expect_state(a, IBV_QPS_RESET, "the refusal"))
 		return -1;
-	}
 	printf("INIT with EV profile %llu refused: %s; the QP stays in RESET\n",
 	       (unsigned long long)id, strerror(err));
 	return 0;
@@ -534,45 +555,24 @@ static int refused_profile(struct side *a, uint64_t id)
 /* A's QP bound to @id, which has no EV towards B: RTR refused, then RESET. */
 static int refused_rtr(struct side *a, const struct side *b, uint64_t id)
 {
-	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
-	struct mrc_qp_attr m;
+	struct ibv_qp_attr v;
 	int err;
 
-	memset(&m, 0, sizeof(m));
-	m.profile.ev_profile_id = id;
-	v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-	err = mrc_modify_qp(a->qp, &v, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &m,
-			    MRC_QP_EV_PROFILE_ID);
+	err = modify_to_init(a, id, 0);
 	if (err)
 		return errno = err, fail("INIT with an EV profile");
-	memset(&v, 0, sizeof(v));
-	v.qp_state = IBV_QPS_RTR;
-	v.path_mtu = IBV_MTU_1024;
-	v.dest_qp_num = b->qpn;
-	v.rq_psn = 0x100;
-	v.ah_attr.is_global = 1;
-	v.ah_attr.grh.dgid = b->gid;
-	v.ah_attr.grh.sgid_index = a->gid_index;
-	v.ah_attr.grh.hop_limit = 64;
-	v.ah_attr.port_num = 1;
-	err = mrc_modify_qp(a->qp, &v, IBV_QP_STATE | IBV_QP_AV |
-			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN,
-			    NULL, 0);
+	rtr_attr(&v, a, b);
+	err = mrc_modify_qp(a->qp, &v, RTR_MASK, NULL, 0);
 	if (err != EINVAL) {
 		fprintf(stderr, "mrc-api-probe: RTR over EV profile %llu: %s, want EINVAL\n",
 			(unsigned long long)id, strerror(err));
 		return -1;
 	}
-	memset(&v, 0, sizeof(v));
-	if (mrc_query_qp(a->qp, &v, IBV_QP_STATE, NULL, 0, NULL))
-		return fail("mrc_query_qp");
-	if (v.qp_state != IBV_QPS_INIT) {
-		fprintf(stderr, "mrc-api-probe: after the refused RTR the QP is in state %d\n",
-			v.qp_state);
+	if (expect_state(a, IBV_QPS_INIT, "the refused RTR"))
 		return -1;
-	}
 	printf("RTR over EV profile %llu (no EV to the peer) refused: %s; the QP stays in INIT\n",
 	       (unsigned long long)id, strerror(err));
+	memset(&v, 0, sizeof(v));
 	v.qp_state = IBV_QPS_RESET;
 	err = mrc_modify_qp(a->qp, &v, IBV_QP_STATE, NULL, 0);
 	if (err)
