@@ -37,11 +37,12 @@ void mrc_ep_dev_init(struct mrc_dev *mdev)
 	mdev->ep.rl_last_ns = ktime_get_ns();
 }
 
-void mrc_ep_dev_exit(struct mrc_dev *mdev)
+void mrc_ep_dev_close(struct mrc_dev *mdev)
 {
 	struct mrc_ep_batch *b, *next;
 
 	spin_lock_bh(&mrc_ep_lock);
+	mdev->ep.closing = true;
 	list_for_each_entry_safe(b, next, &mdev->ep.batches, node) {
 		list_del_init(&b->node);
 		b->dead = true;
@@ -150,6 +151,12 @@ void mrc_ep_batch_start(struct mrc_dev *mdev, struct mrc_ep_batch *batch)
 	u32 i;
 
 	spin_lock_bh(&mrc_ep_lock);
+	if (mdev->ep.closing) {
+		/* Its caller found it just before its removal began. */
+		batch->dead = true;
+		spin_unlock_bh(&mrc_ep_lock);
+		return;
+	}
 	batch->id = mrc_ep_batch_id(mdev);
 	list_add_tail(&batch->node, &mdev->ep.batches);
 	spin_unlock_bh(&mrc_ep_lock);

@@ -47,6 +47,7 @@ struct mrc_dev;
  * struct mrc_ep_dev - a device's probe state (in struct mrc_dev)
  * @batches: batches waiting for answers (module lock)
  * @next_batch: the id the next batch tries (module lock)
+ * @closing: its removal began: no batch is listed any more (module lock)
  * @rl_lock: guards the rate limiter
  * @rl_credit: answers banked, in billionths of an answer, at most a burst
  * @rl_last_ns: when the credit was last brought up to date
@@ -54,6 +55,7 @@ struct mrc_dev;
 struct mrc_ep_dev {
 	struct list_head batches;
 	u16 next_batch;
+	bool closing;
 	spinlock_t rl_lock;	/* the rate limiter's, softirq only */
 	u64 rl_credit;
 	u64 rl_last_ns;
@@ -137,8 +139,12 @@ bool mrc_ep_addr_ok(const struct mrc_net_addr *a);
 
 /* At device creation, before it can receive. */
 void mrc_ep_dev_init(struct mrc_dev *mdev);
-/* dealloc_driver: wakes every waiting caller with -ENODEV. */
-void mrc_ep_dev_exit(struct mrc_dev *mdev);
+/*
+ * As soon as the device's unregistration begins (mrc_removal.c), and again
+ * in dealloc_driver for a device that never finished registering: wakes
+ * every waiting caller with -ENODEV and fails later batches the same way.
+ */
+void mrc_ep_dev_close(struct mrc_dev *mdev);
 
 /* Process context. NULL when out of memory; @n_reqs <= MRC_EP_MAX_REQS. */
 struct mrc_ep_batch *mrc_ep_batch_alloc(u32 n_reqs);
@@ -146,7 +152,8 @@ void mrc_ep_batch_free(struct mrc_ep_batch *batch);
 
 /*
  * Process context, with a registration reference on @mdev: lists @batch on
- * the device and sends its probes. A probe the IP layer refused (no route,
+ * the device and sends its probes, or marks it dead if the device's
+ * removal has begun. A probe the IP layer refused (no route,
  * plane down) is never answered. The caller may drop its reference on
  * @mdev afterwards, then calls mrc_ep_batch_wait() once.
  */

@@ -17,6 +17,7 @@
 #include "mrc_devices.h"
 #include "mrc_net.h"
 #include "mrc_qp_paths.h"
+#include "mrc_removal.h"
 #include "mrc_txq.h"
 #include "mrc_wq.h"
 
@@ -243,10 +244,16 @@ static int __init mrc_module_init(void)
 	if (err)
 		goto err_notifier;
 
+	err = mrc_removal_init();
+	if (err)
+		goto err_netlink;
+
 	rdma_link_register(&mrc_link_ops);
 	pr_info("loaded (uverbs ABI %d)\n", MRC_UVERBS_ABI_VERSION);
 	return 0;
 
+err_netlink:
+	mrc_ctl_netlink_exit();
 err_notifier:
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 err_wq:
@@ -263,6 +270,7 @@ static void __exit mrc_module_exit(void)
 	/* Waits for controller requests in flight; none starts after. */
 	mrc_ctl_netlink_exit();
 	mrc_devices_unregister_all();
+	mrc_removal_exit();
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 	mrc_planes_exit();
 	/* Every device is gone, and with them every socket and QP. */

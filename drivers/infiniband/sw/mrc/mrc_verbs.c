@@ -175,7 +175,7 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	/* Every QP and request is gone: no event comes after this. */
 	mrc_ctl_events_flush(mdev);
 	mrc_profile_table_destroy(mdev);
-	mrc_ep_dev_exit(mdev);
+	mrc_ep_dev_close(mdev);
 	mrc_net_dev_exit(mdev);
 	mrc_dev_mark_dead(mdev);
 }
