@@ -150,8 +150,12 @@ ktap_check "probe_without_cap_net_admin_eperm" "$PROBE" mrc0 unprivileged
 
 # The peer's answer rate down to 20 a second, then three batches of 512
 # back to back (mrcctl: planes count from 0): the first two are the
-# peer's burst of 1024, the third finds its credit spent.
+# peer's burst of 1024, the third finds its credit spent. A slower kernel
+# (MRC_TEST_TIMEOUT_SCALE) gets longer waits, up to the kernel's 10 s, and
+# a rate cut as much, so that the waits do not refill the credit.
 RATE=/sys/module/mrc/parameters/ep_reply_rate
+RATE_LIMITED_WAIT_MS=$((500 * MRC_TIME_SCALE > 10000 ? 10000 : 500 * MRC_TIME_SCALE))
+RATE_LIMITED_RATE=$((20 / MRC_TIME_SCALE > 0 ? 20 / MRC_TIME_SCALE : 1))
 rate_limited()
 {
 	local evs="" i out total=0 limited0 limited1 n rate rc=0
@@ -160,10 +164,10 @@ rate_limited()
 		evs+=" $((i % 2)):$((49152 + i))"
 	done
 	limited0=$(counter mrc1 ep_replies_limited)
-	echo 20 >$RATE || return 1
+	echo $RATE_LIMITED_RATE >$RATE || return 1
 	for i in 1 2 3; do
 		# shellcheck disable=SC2086
-		out=$("$MRCCTL" probe mrc0 $A $B timeout 500ms $evs 2>&1) ||
+		out=$("$MRCCTL" probe mrc0 $A $B timeout ${RATE_LIMITED_WAIT_MS}ms $evs 2>&1) ||
 			{ echo "$out" | tail -3 | sed 's/^/# /'; rc=1; break; }
 		n=$(echo "$out" | awk '/^answered/ {print $2}')
 		echo "# batch $i: $(echo "$out" | grep '^answered')"
