@@ -83,9 +83,10 @@ deps:
 check-unit: unit
 	$(MAKE) -s -C selftests/unit run
 
-# deps first, then a fresh make: KDIR is only known once headers exist.
+# deps first. No build here: each step of run-tests builds what it runs,
+# and its lint rebuilds everything from clean to see every warning, so a
+# build before it would be thrown away.
 check: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/run-tests
 
 check-lab: all
