@@ -49,6 +49,7 @@
 
 #include <mrc.h>
 
+#include "mrc_api_util.h"
 #include "probe_util.h"
 
 #define BUF_SIZE	(1u << 20)
@@ -144,37 +145,25 @@ static int open_side(struct side *s, const char *dev, const char *ip)
 	return 0;
 }
 
-/* RESET to INIT naming EV profile @ev_profile, and @mask's other fields. */
-static int modify_to_init(struct side *s, uint64_t ev_profile, uint32_t mask)
+/* @c: @s's connection towards @peer, with A's attributes (the globals). */
+static void conn_attr(struct mrc_conn *c, const struct side *s,
+		      const struct side *peer, uint64_t ev_profile)
 {
-	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
-	struct mrc_qp_attr m;
-
-	memset(&m, 0, sizeof(m));
-	m.profile.ev_profile_id = ev_profile;
-	v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-	return mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &m,
-			     MRC_QP_EV_PROFILE_ID | mask);
+	memset(c, 0, sizeof(*c));
+	c->dest_qpn = peer->qpn;
+	c->dgid = peer->gid;
+	c->sgid_index = s->gid_index;
+	c->mtu = IBV_MTU_1024;
+	c->psn = 0x100;
+	c->ev_profile = ev_profile;
+	c->mpr = qp_mpr;
+	c->mpr_dest = 8;
+	c->max_wimm = MAX_WIMM;
+	c->max_wimm_dest = QP_DEPTH;
+	c->timeout = qp_timeout;
+	c->linear_cnt = qp_linear;
+	c->exp_cnt = qp_exp;
 }
-
-/* @v: INIT to RTR towards @peer. */
-static void rtr_attr(struct ibv_qp_attr *v, const struct side *s,
-		     const struct side *peer)
-{
-	memset(v, 0, sizeof(*v));
-	v->qp_state = IBV_QPS_RTR;
-	v->path_mtu = IBV_MTU_1024;
-	v->dest_qp_num = peer->qpn;
-	v->rq_psn = 0x100;
-	v->ah_attr.is_global = 1;
-	v->ah_attr.grh.dgid = peer->gid;
-	v->ah_attr.grh.sgid_index = s->gid_index;
-	v->ah_attr.grh.hop_limit = 64;
-	v->ah_attr.port_num = 1;
-}
-
-#define RTR_MASK (IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | \
-		  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN)
 
 /* 0 if @s's QP is in @state, else says so (@after: what came before). */
 static int expect_state(struct side *s, enum ibv_qp_state state,
@@ -196,38 +185,10 @@ static int expect_state(struct side *s, enum ibv_qp_state state,
 static int connect_side(struct side *s, const struct side *peer,
 			uint64_t ev_profile)
 {
-	struct ibv_qp_attr v;
-	struct mrc_qp_attr m;
-	int err;
+	struct mrc_conn c;
 
-	err = modify_to_init(s, ev_profile,
-			     MRC_QP_CC_PROFILE_ID | MRC_QP_HINT);
-	if (err)
-		return errno = err, fail("modify to INIT");
-
-	rtr_attr(&v, s, peer);
-	memset(&m, 0, sizeof(m));
-	m.mpr.mpr_dest = 8;
-	m.wimm.max_wimm_dest = QP_DEPTH;
-	err = mrc_modify_qp(s->qp, &v, RTR_MASK, &m,
-			    MRC_QP_MPR_DEST | MRC_QP_MAX_WIMM_DEST);
-	if (err)
-		return errno = err, fail("modify to RTR");
-
-	memset(&v, 0, sizeof(v));
-	v.qp_state = IBV_QPS_RTS;
-	v.sq_psn = 0x100;
-	m.mpr.mpr = qp_mpr;
-	m.wimm.max_wimm = MAX_WIMM;
-	m.timeout = qp_timeout;
-	m.retry.linear_cnt = qp_linear;
-	m.retry.exp_cnt = qp_exp;
-	err = mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_SQ_PSN, &m,
-			    MRC_QP_MPR | MRC_QP_MAX_WIMM | MRC_QP_TIMEOUT |
-			    MRC_QP_RETRY_CNT);
-	if (err)
-		return errno = err, fail("modify to RTS");
-	return 0;
+	conn_attr(&c, s, peer, ev_profile);
+	return mrc_util_connect(s->qp, &c, "mrc-api-probe");
 }
 
 static int post_recvs(struct side *s, int n)
@@ -538,7 +499,7 @@ static int mpr_run(struct side *a, struct side *b, const char *dev_a,
 /* A's QP refused INIT with profile @id; it must stay in RESET. */
 static int refused_profile(struct side *a, uint64_t id)
 {
-	int err = modify_to_init(a, id, 0);
+	int err = mrc_util_to_init(a->qp, id, 0);
 
 	if (err != EINVAL) {
 		fprintf(stderr, "mrc-api-probe: INIT with EV profile %llu: %s, want EINVAL\n",
@@ -556,13 +517,15 @@ static int refused_profile(struct side *a, uint64_t id)
 static int refused_rtr(struct side *a, const struct side *b, uint64_t id)
 {
 	struct ibv_qp_attr v;
+	struct mrc_conn c;
 	int err;
 
-	err = modify_to_init(a, id, 0);
+	err = mrc_util_to_init(a->qp, id, 0);
 	if (err)
 		return errno = err, fail("INIT with an EV profile");
-	rtr_attr(&v, a, b);
-	err = mrc_modify_qp(a->qp, &v, RTR_MASK, NULL, 0);
+	conn_attr(&c, a, b, id);
+	mrc_util_rtr_attr(&v, &c);
+	err = mrc_modify_qp(a->qp, &v, MRC_UTIL_RTR_MASK, NULL, 0);
 	if (err != EINVAL) {
 		fprintf(stderr, "mrc-api-probe: RTR over EV profile %llu: %s, want EINVAL\n",
 			(unsigned long long)id, strerror(err));
