@@ -24,6 +24,12 @@
 # rounds checked byte for byte, the path dump shows the profile on that QP
 # and only its ports carrying the traffic, and deleting or replacing the
 # profile is EBUSY while the QP lives and succeeds once it is gone.
+# The benchmark tool (mrc-api-bench, issue 18), short: WRITE bandwidth,
+# WRITE_IMM message rate and WRITE_IMM ping-pong latency (sleeping on the
+# completion channel, and busy polling), each through mrc.h and through
+# plain verbs RC QPs of the same devices, every byte of every message
+# checked where it landed. The figures are shown, nothing is asserted of
+# them: scripts/bench-mrc-api compares the APIs.
 # lab-timeout: 300
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -31,11 +37,12 @@ mrc_require_root_tools
 mrc_require_loaded
 PROBE=$MRC_SELFTEST_DIR/mrc-api-probe
 PROBE_NV=$MRC_SELFTEST_DIR/mrc-api-probe-nv
+BENCH=$MRC_SELFTEST_DIR/mrc-api-bench
 ROUNDS=${MRC_API_ROUNDS:-200}
 OUTAGE=${MRC_API_OUTAGE:-3}
 
-ktap_begin 9
-for p in "$PROBE" "$PROBE_NV"; do
+ktap_begin 12
+for p in "$PROBE" "$PROBE_NV" "$BENCH"; do
 	[ -x "$p" ] || ktap_skip_all "no $p: run make first"
 	if ldd "$p" | grep -q "not found"; then
 		ktap_skip_all "$p cannot find lib_mrc: $(ldd "$p" | grep 'not found' | tr -s ' \t' ' ')"
@@ -174,4 +181,29 @@ CHECK
 	echo "profile $EVP_ID deleted after the QP was destroyed"
 }
 ktap_check "qp_bound_to_ev_profile" ev_profile_case
+
+# FIGURE MODE ARGS...: the run through each API, then their figures.
+bench_both()
+{
+	local figure=$1 api out value status line=""
+	shift
+	for api in mrc verbs; do
+		out=$("$BENCH" --api "$api" --mode "$@" --seed "$RANDOM$RANDOM" \
+			mrc0 "$MRC_HOST_A" mrc1 "$MRC_HOST_B" 2>&1)
+		status=$?
+		echo "$out"
+		[ "$status" = 0 ] || { echo "--api $api failed ($status)"; return 1; }
+		value=$(echo "$out" | awk -v f="$figure" '$1 == "#" && $2 == f { print $NF }')
+		[ -n "$value" ] || { echo "--api $api printed no $figure"; return 1; }
+		line+=" $api $value"
+	done
+	echo "$figure$line"
+}
+bench_latency()
+{
+	bench_both lat_us lat -n 200 && bench_both lat_us lat -s 4000 -n 50 --poll
+}
+ktap_check "bench_write_bw_bytes_checked" bench_both write_bw write_bw -s 65536 -n 48 -w 16
+ktap_check "bench_wimm_rate_bytes_checked" bench_both wimm_rate wimm_rate -s 8 -n 2000 -w 32
+ktap_check "bench_latency_bytes_checked" bench_latency
 ktap_finish
