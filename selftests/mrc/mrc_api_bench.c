@@ -477,17 +477,26 @@ static int check_recv(struct end *e, const struct ibv_wc *wc)
 	return 0;
 }
 
+/*
+ * Empties @e's receive CQ. Receives are reposted by the count taken here:
+ * completions left in the CQ would be receives the program believes
+ * posted and the device has used up, and the sender would meet RNR NAKs.
+ */
 static int reap_recvs(struct end *e)
 {
 	struct ibv_wc wc[16];
-	int n = poll_recv_cq(e, 16, wc);
+	int n, total = 0;
 
-	if (n < 0)
-		return fail(e, "poll receive CQ", EIO);
-	for (int k = 0; k < n; k++)
-		if (check_recv(e, &wc[k]))
-			return -1;
-	return n;
+	do {
+		n = poll_recv_cq(e, 16, wc);
+		if (n < 0)
+			return fail(e, "poll receive CQ", EIO);
+		for (int k = 0; k < n; k++)
+			if (check_recv(e, &wc[k]))
+				return -1;
+		total += n;
+	} while (n == 16);
+	return total;
 }
 
 /*
