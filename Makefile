@@ -9,6 +9,9 @@
 #   make bench-fabric  build, then the fabric benchmarks in one deterministic
 #                   lab boot (figures on stdout, timeline PNGs in
 #                   Documentation/)
+#   make bench-mrc-api build, then the OCP MRC API (mrc.h) against plain
+#                   verbs in one deterministic lab boot
+#                   (scripts/bench-mrc-api; mrc-api.rst)
 #   make bench-core    the protocol core's instructions per packet, under
 #                   callgrind, no VM (scripts/bench-core; figures.rst)
 #   make check      deps, build, then every test: unit, lint, lab kselftests
@@ -41,7 +44,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 	demo install install-module install-provider install-lib-mrc install-tools \
 	install-wireshark \
 	clean help \
-	bench-vs-rxe bench-fabric bench-core include-graph
+	bench-vs-rxe bench-fabric bench-mrc-api bench-core include-graph
 
 all: module provider lib_mrc tools unit
 
@@ -103,6 +106,10 @@ bench-vs-rxe: deps
 bench-fabric: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/bench-fabric
+
+bench-mrc-api: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@scripts/bench-mrc-api
 
 bench-core: deps
 	@scripts/bench-core
