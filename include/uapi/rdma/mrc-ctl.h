@@ -189,6 +189,12 @@ enum mrc_ctl_attr {
 	MRC_CTL_A_EVENT_MASK,
 	MRC_CTL_A_EP_REQS,		/* nest of MRC_CTL_A_EP_REQ */
 	MRC_CTL_A_EP_REQ,		/* nest of enum mrc_ctl_ep_attr */
+	/*
+	 * DEV_GET answers: the device's planes (its ports, port N being
+	 * plane N - 1), one MRC_CTL_A_PLANE nest each in index order, with
+	 * INDEX, UP and, unless the slot is empty, NETDEV, IFINDEX, ADMIN_UP
+	 */
+	MRC_CTL_A_PLANES,
 	__MRC_CTL_A_MAX,
 };
 
@@ -246,10 +252,11 @@ enum mrc_ctl_field_attr {
 #define MRC_CTL_FIELD_A_MAX (__MRC_CTL_FIELD_A_MAX - 1)
 
 /*
- * A plane in PLANE_GET answers. A plane is a slave of the device's bond,
- * or the device's own netdev; an index keeps its slot while its slave is
- * away, as an empty slot (no NETDEV, down). The counters count from the
- * device's creation, across the slot's slaves.
+ * A plane in PLANE_GET and DEV_GET answers. A plane is a slave of the
+ * device's bond, or the device's own netdev; an index keeps its slot while
+ * its slave is away, as an empty slot (no NETDEV, no IFINDEX, down). The
+ * counters (PLANE_GET only) count from the device's creation, across the
+ * slot's slaves.
  */
 enum mrc_ctl_plane_attr {
 	MRC_CTL_PLANE_A_UNSPEC,
@@ -263,6 +270,9 @@ enum mrc_ctl_plane_attr {
 	 */
 	MRC_CTL_PLANE_A_TX_VIA_MASTER,
 	MRC_CTL_PLANE_A_PAD,
+	MRC_CTL_PLANE_A_IFINDEX,	/* u32: its netdev's ifindex */
+	/* u8, 0 or 1: its netdev is administratively up (IFF_UP) */
+	MRC_CTL_PLANE_A_ADMIN_UP,
 	__MRC_CTL_PLANE_A_MAX,
 };
 

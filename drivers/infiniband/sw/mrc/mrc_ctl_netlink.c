@@ -586,15 +586,59 @@ static int mrc_ctl_dev_set(struct sk_buff *skb, struct genl_info *info)
 /* Reporting                                                           */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A plane's identity and state, in a PLANE nest of DEV_GET or PLANE_GET;
+ * an empty slot has no netdev, so only INDEX and UP.
+ */
+static int mrc_ctl_put_plane_state(struct sk_buff *msg, u32 index,
+				   const struct mrc_plane_report *r)
+{
+	if (nla_put_u32(msg, MRC_CTL_PLANE_A_INDEX, index) ||
+	    nla_put_u8(msg, MRC_CTL_PLANE_A_UP, r->up))
+		return -EMSGSIZE;
+	if (!r->netdev[0])
+		return 0;
+	if (nla_put_string(msg, MRC_CTL_PLANE_A_NETDEV, r->netdev) ||
+	    nla_put_u32(msg, MRC_CTL_PLANE_A_IFINDEX, r->ifindex) ||
+	    nla_put_u8(msg, MRC_CTL_PLANE_A_ADMIN_UP, r->admin_up))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* DEV_GET's PLANES nest: the @n planes of one table, in index order. */
+static int mrc_ctl_put_planes(struct sk_buff *msg,
+			      const struct mrc_plane_report *r, unsigned int n)
+{
+	struct nlattr *list, *nest;
+	unsigned int p;
+
+	list = nla_nest_start(msg, MRC_CTL_A_PLANES);
+	if (!list)
+		return -EMSGSIZE;
+	for (p = 0; p < n; p++) {
+		nest = nla_nest_start(msg, MRC_CTL_A_PLANE);
+		if (!nest || mrc_ctl_put_plane_state(msg, p, &r[p]))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	nla_nest_end(msg, list);
+	return 0;
+}
+
 static int mrc_ctl_fill_dev(struct sk_buff *msg, struct mrc_dev *mdev,
 			    u32 portid, u32 seq, int flags)
 {
+	struct mrc_plane_report planes[MRC_EV_MAX_PLANES];
 	struct mrc_dev_settings s;
+	unsigned int n_planes;
+	u8 num_planes;
 	void *hdr;
 
 	spin_lock_bh(&mdev->settings_lock);
 	s = mdev->settings;
 	spin_unlock_bh(&mdev->settings_lock);
+	/* NUM_PLANES and the nest from one table, so that they agree. */
+	n_planes = mrc_planes_report_all(mdev, planes, &num_planes);
 
 	hdr = genlmsg_put(msg, portid, seq, &mrc_ctl_family, flags,
 			  MRC_CTL_CMD_DEV_GET);
@@ -602,7 +646,7 @@ static int mrc_ctl_fill_dev(struct sk_buff *msg, struct mrc_dev *mdev,
 		return -EMSGSIZE;
 	if (nla_put_string(msg, MRC_CTL_A_DEV, dev_name(&mdev->ib_dev.dev)) ||
 	    nla_put_string(msg, MRC_CTL_A_NETDEV, mdev->ndev->name) ||
-	    nla_put_u32(msg, MRC_CTL_A_NUM_PLANES, mrc_planes_count(mdev)) ||
+	    nla_put_u32(msg, MRC_CTL_A_NUM_PLANES, num_planes) ||
 	    nla_put_u32(msg, MRC_CTL_A_DEFAULT_PROFILE,
 			mrc_profile_default_id(mdev)) ||
 	    nla_put_u8(msg, MRC_CTL_A_SINGLE_PATH, s.single_path) ||
@@ -612,7 +656,8 @@ static int mrc_ctl_fill_dev(struct sk_buff *msg, struct mrc_dev *mdev,
 	    nla_put_u8(msg, MRC_CTL_A_CC_RTT_FROM_BUILD, s.cc_rtt_from_build) ||
 	    nla_put_u8(msg, MRC_CTL_A_CC_ENABLED, s.cc_enabled) ||
 	    nla_put_string(msg, MRC_CTL_A_PRESET,
-			   mrc_ctl_preset_names[s.preset])) {
+			   mrc_ctl_preset_names[s.preset]) ||
+	    mrc_ctl_put_planes(msg, planes, n_planes)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -1277,11 +1322,7 @@ static int mrc_ctl_fill_plane(struct sk_buff *msg, struct mrc_dev *mdev,
 	    nla_put_string(msg, MRC_CTL_A_NETDEV, mdev->ndev->name))
 		goto cancel;
 	nest = nla_nest_start(msg, MRC_CTL_A_PLANE);
-	if (!nest ||
-	    nla_put_u32(msg, MRC_CTL_PLANE_A_INDEX, index) ||
-	    (r->netdev[0] &&
-	     nla_put_string(msg, MRC_CTL_PLANE_A_NETDEV, r->netdev)) ||
-	    nla_put_u8(msg, MRC_CTL_PLANE_A_UP, r->up) ||
+	if (!nest || mrc_ctl_put_plane_state(msg, index, r) ||
 	    nla_put_u64_64bit(msg, MRC_CTL_PLANE_A_TX_PACKETS, r->tx_packets,
 			      MRC_CTL_PLANE_A_PAD) ||
 	    nla_put_u64_64bit(msg, MRC_CTL_PLANE_A_TX_VIA_MASTER,

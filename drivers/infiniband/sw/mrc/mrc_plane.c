@@ -263,10 +263,31 @@ void mrc_planes_show(struct mrc_dev *mdev, struct seq_file *m)
 	rcu_read_unlock();
 }
 
+/* Caller holds rcu_read_lock() over @t. */
+static void mrc_plane_copy(struct mrc_dev *mdev,
+			   const struct mrc_plane_table *t, unsigned int p,
+			   struct mrc_plane_report *r)
+{
+	const struct mrc_plane *pl = &t->plane[p];
+
+	/* The table's reference keeps the netdev until after the grace. */
+	if (pl->ndev) {
+		strscpy(r->netdev, pl->ndev->name, sizeof(r->netdev));
+		r->ifindex = READ_ONCE(pl->ndev->ifindex);
+		r->admin_up = READ_ONCE(pl->ndev->flags) & IFF_UP;
+	} else {
+		r->netdev[0] = '\0';
+		r->ifindex = 0;
+		r->admin_up = false;
+	}
+	r->up = pl->up;
+	r->tx_packets = atomic64_read(&mdev->planes.tx_packets[p]);
+	r->tx_via_master = atomic64_read(&mdev->planes.tx_via_master[p]);
+}
+
 int mrc_planes_report(struct mrc_dev *mdev, unsigned int p,
 		      struct mrc_plane_report *r)
 {
-	const struct mrc_plane *pl;
 	struct mrc_plane_table *t;
 
 	if (p >= MRC_EV_MAX_PLANES)
@@ -277,17 +298,25 @@ int mrc_planes_report(struct mrc_dev *mdev, unsigned int p,
 		rcu_read_unlock();
 		return -ENOENT;
 	}
-	pl = &t->plane[p];
-	/* The table's reference keeps the netdev until after the grace. */
-	if (pl->ndev)
-		strscpy(r->netdev, pl->ndev->name, sizeof(r->netdev));
-	else
-		r->netdev[0] = '\0';
-	r->up = pl->up;
-	r->tx_packets = atomic64_read(&mdev->planes.tx_packets[p]);
-	r->tx_via_master = atomic64_read(&mdev->planes.tx_via_master[p]);
+	mrc_plane_copy(mdev, t, p, r);
 	rcu_read_unlock();
 	return 0;
+}
+
+unsigned int mrc_planes_report_all(struct mrc_dev *mdev,
+				   struct mrc_plane_report *r, u8 *count)
+{
+	struct mrc_plane_table *t;
+	unsigned int p, n;
+
+	rcu_read_lock();
+	t = rcu_dereference(mdev->planes.table);
+	n = t ? min_t(unsigned int, t->n_planes, MRC_EV_MAX_PLANES) : 0;
+	for (p = 0; p < n; p++)
+		mrc_plane_copy(mdev, t, p, &r[p]);
+	*count = t ? t->n_planes : 1;
+	rcu_read_unlock();
+	return n;
 }
 
 u8 mrc_planes_count(struct mrc_dev *mdev)

@@ -115,13 +115,17 @@ void mrc_planes_show(struct mrc_dev *mdev, struct seq_file *m);
 /**
  * struct mrc_plane_report - a copy of one plane, for the controller
  * @netdev: its netdev's name; "" for an empty slot
+ * @ifindex: its netdev's ifindex; 0 for an empty slot
  * @up: the netdev is running and has carrier
+ * @admin_up: the netdev is IFF_UP (what "ip link set up" sets)
  * @tx_packets: as struct mrc_planes counts them for the slot
  * @tx_via_master: likewise
  */
 struct mrc_plane_report {
 	char netdev[IFNAMSIZ];
+	int ifindex;
 	bool up;
+	bool admin_up;
 	u64 tx_packets;
 	u64 tx_via_master;
 };
@@ -133,6 +137,16 @@ struct mrc_plane_report {
  */
 int mrc_planes_report(struct mrc_dev *mdev, unsigned int p,
 		      struct mrc_plane_report *r);
+
+/*
+ * Any context, with a reference on @mdev: every plane of the current
+ * table into @r (room for MRC_EV_MAX_PLANES) and mrc_planes_count()'s
+ * answer into *@count, all from the same table so that they agree;
+ * returns how many planes were copied, 0 before the first scan and after
+ * release.
+ */
+unsigned int mrc_planes_report_all(struct mrc_dev *mdev,
+				   struct mrc_plane_report *r, u8 *count);
 
 /*
  * For the requester, any context: the number of plane slots, to size an
