@@ -79,11 +79,27 @@ enum mrc_nl_dev_has {
 	MRC_NL_DEV_CC_ENABLED = 1u << 7,
 };
 
+/* A plane in DEV_GET's answer: which netdev is which port. */
+struct mrc_nl_dev_plane {
+	char netdev[MRC_NL_NAME_MAX];	/* "" for an empty slot */
+	uint32_t ifindex;		/* 0 for an empty slot */
+	bool up;			/* running, with carrier */
+	bool admin_up;			/* IFF_UP; false for an empty slot */
+};
+
 /* DEV_GET's answer; @has says which optional attributes it carried. */
 struct mrc_nl_dev {
 	char name[MRC_NL_NAME_MAX];	/* "" if the answer did not say */
 	char netdev[MRC_NL_NAME_MAX];
 	uint32_t num_planes;
+	/*
+	 * The PLANES nest, plane i in planes[i]: @has_planes false from a
+	 * kernel without it; then, or before the kernel's first scan of the
+	 * planes, @num_plane_info is 0. Otherwise it is @num_planes.
+	 */
+	bool has_planes;
+	uint32_t num_plane_info;
+	struct mrc_nl_dev_plane planes[MRC_NL_MAX_PLANES];
 	uint32_t has;			/* enum mrc_nl_dev_has */
 	uint32_t default_profile;
 	char preset[MRC_NL_PRESET_MAX];

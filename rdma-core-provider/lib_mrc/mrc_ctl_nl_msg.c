@@ -493,6 +493,7 @@ static const enum mnl_attr_data_type mrc_nl_types[MRC_CTL_A_MAX + 1] = {
 	[MRC_CTL_A_EVENT_MASK] = MNL_TYPE_U32,
 	[MRC_CTL_A_EP_REQS] = MNL_TYPE_NESTED,
 	[MRC_CTL_A_EP_REQ] = MNL_TYPE_NESTED,
+	[MRC_CTL_A_PLANES] = MNL_TYPE_NESTED,
 };
 
 static const uint8_t mrc_nl_lens[MRC_CTL_A_MAX + 1] = {
@@ -533,6 +534,8 @@ static const enum mnl_attr_data_type mrc_nl_plane_types[MRC_CTL_PLANE_A_MAX + 1]
 	[MRC_CTL_PLANE_A_UP] = MNL_TYPE_U8,
 	[MRC_CTL_PLANE_A_TX_PACKETS] = MNL_TYPE_U64,
 	[MRC_CTL_PLANE_A_TX_VIA_MASTER] = MNL_TYPE_U64,
+	[MRC_CTL_PLANE_A_IFINDEX] = MNL_TYPE_U32,
+	[MRC_CTL_PLANE_A_ADMIN_UP] = MNL_TYPE_U8,
 };
 
 static const enum mnl_attr_data_type mrc_nl_ep_types[MRC_CTL_EP_A_MAX + 1] = {
@@ -592,6 +595,49 @@ static int mrc_nl_cb_result(int err)
 	return MNL_CB_ERROR;
 }
 
+/*
+ * DEV_GET's PLANES: a PLANE nest per plane, INDEX and UP in each, indices
+ * 0, 1, ... in order, none or as many as the device has planes.
+ */
+static int mrc_nl_decode_dev_planes(const struct nlattr *list,
+				    struct mrc_nl_dev *dev)
+{
+	const struct nlattr *ptb[MRC_CTL_PLANE_A_MAX + 1];
+	const struct nlattr *nest;
+
+	mnl_attr_for_each_nested(nest, list) {
+		struct mrc_nl_dev_plane *pl;
+
+		if (mnl_attr_get_type(nest) != MRC_CTL_A_PLANE ||
+		    dev->num_plane_info == MRC_NL_MAX_PLANES ||
+		    mnl_attr_validate(nest, MNL_TYPE_NESTED) < 0 ||
+		    mrc_nl_parse_nest(nest, ptb, MRC_CTL_PLANE_A_MAX) ||
+		    !mrc_nl_valid(ptb, MRC_CTL_PLANE_A_MAX, mrc_nl_plane_types,
+				  NULL) ||
+		    !ptb[MRC_CTL_PLANE_A_INDEX] || !ptb[MRC_CTL_PLANE_A_UP] ||
+		    mnl_attr_get_u32(ptb[MRC_CTL_PLANE_A_INDEX]) !=
+		    dev->num_plane_info)
+			return EBADMSG;
+		pl = &dev->planes[dev->num_plane_info++];
+		if (ptb[MRC_CTL_PLANE_A_NETDEV] &&
+		    mrc_nl_get_str(ptb[MRC_CTL_PLANE_A_NETDEV], pl->netdev,
+				   sizeof(pl->netdev)))
+			return EBADMSG;
+		pl->up = mnl_attr_get_u8(ptb[MRC_CTL_PLANE_A_UP]);
+		if (ptb[MRC_CTL_PLANE_A_IFINDEX])
+			pl->ifindex =
+				mnl_attr_get_u32(ptb[MRC_CTL_PLANE_A_IFINDEX]);
+		if (ptb[MRC_CTL_PLANE_A_ADMIN_UP])
+			pl->admin_up =
+				mnl_attr_get_u8(ptb[MRC_CTL_PLANE_A_ADMIN_UP]);
+	}
+	/* A plane left out (or a nest cut short) would shift the ports. */
+	if (dev->num_plane_info && dev->num_plane_info != dev->num_planes)
+		return EBADMSG;
+	dev->has_planes = true;
+	return 0;
+}
+
 int mrc_nl_decode_dev(const struct nlmsghdr *nlh, struct mrc_nl_dev *dev)
 {
 	static const struct {
@@ -644,6 +690,8 @@ int mrc_nl_decode_dev(const struct nlmsghdr *nlh, struct mrc_nl_dev *dev)
 			mnl_attr_get_u8(tb[u8s[i].attr]);
 		dev->has |= u8s[i].has;
 	}
+	if (tb[MRC_CTL_A_PLANES])
+		return mrc_nl_decode_dev_planes(tb[MRC_CTL_A_PLANES], dev);
 	return 0;
 }
 

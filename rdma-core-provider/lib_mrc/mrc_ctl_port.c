@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * lib_mrc: port administrative state. Port N of the controller API is
- * plane N - 1 of the device. A device over one netdev has one plane, and
- * its port's admin state is that netdev's IFF_UP (what "ip link set dev X
- * up|down" changes; ibv_query_port() then says DOWN). A device over a bond
- * has a plane per slave, but the kernel's netlink family does not say
- * which slave is which plane (DEV_GET has no per-plane attributes), so
- * those ports are EOPNOTSUPP until it does (Documentation/mrc-api.rst).
+ * plane N - 1 of the device, and its admin state is the IFF_UP of that
+ * plane's netdev (what "ip link set dev X up|down" changes;
+ * ibv_query_port() then says DOWN): the device's own netdev when it has
+ * one plane, the bond's slave in that plane's slot otherwise, as DEV_GET's
+ * PLANES nest says (Documentation/mrc-api.rst). A kernel without the nest
+ * leaves a bond's ports EOPNOTSUPP.
  */
 #include <net/if.h>
 #include <string.h>
@@ -20,6 +20,7 @@
 static int mrc_ctl_port_netdev(struct mrc_ctl_state *st, uint8_t port_num,
 			       char *ifname)
 {
+	const char *name;
 	struct mrc_nl_dev d;
 	int err;
 
@@ -28,11 +29,19 @@ static int mrc_ctl_port_netdev(struct mrc_ctl_state *st, uint8_t port_num,
 		return err;
 	if (port_num < 1 || port_num > d.num_planes)
 		return EINVAL;
-	if (d.num_planes > 1)
+	if (d.num_plane_info) {
+		/* An empty slot: its slave left the bond; no netdev to ask. */
+		name = d.planes[port_num - 1].netdev;
+		if (!name[0])
+			return ENODEV;
+	} else if (d.num_planes > 1) {
 		return EOPNOTSUPP;
-	if (strlen(d.netdev) >= IFNAMSIZ)
+	} else {
+		name = d.netdev;
+	}
+	if (strlen(name) >= IFNAMSIZ)
 		return ENODEV;
-	strcpy(ifname, d.netdev);
+	strcpy(ifname, name);
 	return 0;
 }
 

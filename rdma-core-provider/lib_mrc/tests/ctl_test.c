@@ -829,12 +829,77 @@ static void device_query(void)
 	CHECK_EQ(fake_nl.closes, 2);
 }
 
+/*
+ * DEV_GET of a device over a bond whose planes are @lowers (NULL: an
+ * empty slot), or without the PLANES nest (an older kernel) for NULL.
+ */
+static void answer_dev_planes(struct fake_nl_answer *a, uint32_t planes,
+			      const char *const *lowers)
+{
+	struct nlmsghdr *nlh = fake_nl_msg(a, U_CMD_DEV_GET);
+	struct nlattr *list, *nest;
+	uint32_t p;
+
+	mnl_attr_put_strz(nlh, U_A_DEV, "mrc9");
+	mnl_attr_put_strz(nlh, U_A_NETDEV, "bond0");
+	mnl_attr_put_u32(nlh, U_A_NUM_PLANES, planes);
+	if (lowers) {
+		list = mnl_attr_nest_start(nlh, U_A_PLANES);
+		for (p = 0; p < planes; p++) {
+			nest = mnl_attr_nest_start(nlh, U_A_PLANE);
+			mnl_attr_put_u32(nlh, U_PLANE_INDEX, p);
+			mnl_attr_put_u8(nlh, U_PLANE_UP, 0);
+			if (lowers[p]) {
+				mnl_attr_put_strz(nlh, U_PLANE_NETDEV,
+						  lowers[p]);
+				mnl_attr_put_u32(nlh, U_PLANE_IFINDEX, p + 3);
+				mnl_attr_put_u8(nlh, U_PLANE_ADMIN_UP, 0);
+			}
+			mnl_attr_nest_end(nlh, nest);
+		}
+		mnl_attr_nest_end(nlh, list);
+	}
+	fake_nl_msg_end(a, nlh);
+}
+
 static void port_on_bond(void)
 {
+	/* "lo" is up in every network namespace, and readable unprivileged. */
+	static const char *const lowers[] = { "mrc-no-such0", NULL, "lo" };
 	struct mrc_context *ctx = ctl_setup();
 	struct mrc_ctl_port_attr attr = { 0 };
 
-	/* Two planes: their netdevs are not named by the kernel. */
+	/* Port 3 is plane 2's slave: its IFF_UP, by its name. */
+	answer_dev_planes(fake_nl_answer(0), 3, lowers);
+	attr.port_admin_state = MRC_CTL_PORT_ADMIN_DISABLED;
+	CHECK_EQ(mrc_ctl_query_port(ctx, 3, &attr, MRC_CTL_PORT_ADMIN_STATE),
+		 0);
+	CHECK_EQ(attr.port_admin_state, MRC_CTL_PORT_ADMIN_ENABLED);
+	CHECK_EQ(req_cmd(0), U_CMD_DEV_GET);
+	/* Already enabled: nothing to write, so no privilege needed. */
+	answer_dev_planes(fake_nl_answer(0), 3, lowers);
+	CHECK_EQ(mrc_ctl_modify_port(ctx, 3, &attr, MRC_CTL_PORT_ADMIN_STATE),
+		 0);
+	/* Port 1's slave is not there (renamed or gone since DEV_GET). */
+	answer_dev_planes(fake_nl_answer(0), 3, lowers);
+	CHECK_FAILS(mrc_ctl_query_port(ctx, 1, &attr,
+				       MRC_CTL_PORT_ADMIN_STATE), ENODEV);
+	/* Port 2's slot is empty: its slave left the bond. */
+	answer_dev_planes(fake_nl_answer(0), 3, lowers);
+	CHECK_FAILS(mrc_ctl_query_port(ctx, 2, &attr,
+				       MRC_CTL_PORT_ADMIN_STATE), ENODEV);
+	answer_dev_planes(fake_nl_answer(0), 3, lowers);
+	CHECK_FAILS(mrc_ctl_modify_port(ctx, 2, &attr,
+					MRC_CTL_PORT_ADMIN_STATE), ENODEV);
+	/* Outside 1..planes. */
+	answer_dev_planes(fake_nl_answer(0), 3, lowers);
+	CHECK_FAILS(mrc_ctl_query_port(ctx, 4, &attr,
+				       MRC_CTL_PORT_ADMIN_STATE), EINVAL);
+	answer_dev_planes(fake_nl_answer(0), 3, lowers);
+	CHECK_FAILS(mrc_ctl_modify_port(ctx, 0, &attr,
+					MRC_CTL_PORT_ADMIN_STATE), EINVAL);
+
+	/* A kernel without PLANES: its slaves are not named. */
 	answer_dev(fake_nl_answer(0), 2);
 	CHECK_FAILS(mrc_ctl_query_port(ctx, 1, &attr,
 				       MRC_CTL_PORT_ADMIN_STATE), EOPNOTSUPP);
@@ -844,6 +909,52 @@ static void port_on_bond(void)
 	answer_dev(fake_nl_answer(0), 2);
 	CHECK_FAILS(mrc_ctl_query_port(ctx, 0, &attr,
 				       MRC_CTL_PORT_ADMIN_STATE), EINVAL);
+	CHECK_EQ(mrc_destroy_context(ctx), 0);
+}
+
+static void port_single_netdev(void)
+{
+	static const char *const lowers[] = { "lo" };
+	struct mrc_context *ctx = ctl_setup();
+	struct mrc_ctl_port_attr attr = { 0 };
+	struct fake_nl_answer *a;
+	struct nlattr *list, *nest;
+	struct nlmsghdr *nlh;
+
+	/* Without the nest (an older kernel): the device's own netdev. */
+	a = fake_nl_answer(0);
+	nlh = fake_nl_msg(a, U_CMD_DEV_GET);
+	mnl_attr_put_strz(nlh, U_A_NETDEV, "lo");
+	mnl_attr_put_u32(nlh, U_A_NUM_PLANES, 1);
+	fake_nl_msg_end(a, nlh);
+	CHECK_EQ(mrc_ctl_query_port(ctx, 1, &attr, MRC_CTL_PORT_ADMIN_STATE),
+		 0);
+	CHECK_EQ(attr.port_admin_state, MRC_CTL_PORT_ADMIN_ENABLED);
+	/* With it: plane 0 is that netdev. */
+	answer_dev_planes(fake_nl_answer(0), 1, lowers);
+	attr.port_admin_state = MRC_CTL_PORT_ADMIN_DISABLED;
+	CHECK_EQ(mrc_ctl_query_port(ctx, 1, &attr, MRC_CTL_PORT_ADMIN_STATE),
+		 0);
+	CHECK_EQ(attr.port_admin_state, MRC_CTL_PORT_ADMIN_ENABLED);
+	answer_dev_planes(fake_nl_answer(0), 1, lowers);
+	CHECK_FAILS(mrc_ctl_query_port(ctx, 2, &attr,
+				       MRC_CTL_PORT_ADMIN_STATE), EINVAL);
+
+	/* A nest that disagrees with NUM_PLANES: the kernel's answer is bad. */
+	a = fake_nl_answer(0);
+	nlh = fake_nl_msg(a, U_CMD_DEV_GET);
+	mnl_attr_put_strz(nlh, U_A_NETDEV, "bond0");
+	mnl_attr_put_u32(nlh, U_A_NUM_PLANES, 2);
+	list = mnl_attr_nest_start(nlh, U_A_PLANES);
+	nest = mnl_attr_nest_start(nlh, U_A_PLANE);
+	mnl_attr_put_u32(nlh, U_PLANE_INDEX, 0);
+	mnl_attr_put_u8(nlh, U_PLANE_UP, 1);
+	mnl_attr_put_strz(nlh, U_PLANE_NETDEV, "lo");
+	mnl_attr_nest_end(nlh, nest);
+	mnl_attr_nest_end(nlh, list);
+	fake_nl_msg_end(a, nlh);
+	CHECK_FAILS(mrc_ctl_query_port(ctx, 1, &attr,
+				       MRC_CTL_PORT_ADMIN_STATE), EBADMSG);
 	CHECK_EQ(mrc_destroy_context(ctx), 0);
 }
 
@@ -1878,6 +1989,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(no_module),
 	KTAP_CASE(device_query),
 	KTAP_CASE(port_on_bond),
+	KTAP_CASE(port_single_netdev),
 	KTAP_CASE(fmt_profiles),
 	KTAP_CASE(explicit_profile),
 	KTAP_CASE(generated_profile),

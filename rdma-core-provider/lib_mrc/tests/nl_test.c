@@ -313,6 +313,162 @@ static void answer_dev_malformed(void)
 	CHECK_EQ(mrc_nl_decode_dev(nlh, &d), EBADMSG);
 }
 
+/* One plane of DEV_GET's PLANES nest; @lower NULL: an empty slot. */
+static void put_dev_plane(struct nlmsghdr *nlh, uint32_t index,
+			  const char *lower, uint32_t ifindex, uint8_t admin)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, MRC_CTL_A_PLANE);
+
+	mnl_attr_put_u32(nlh, MRC_CTL_PLANE_A_INDEX, index);
+	mnl_attr_put_u8(nlh, MRC_CTL_PLANE_A_UP, lower && admin);
+	if (lower) {
+		mnl_attr_put_strz(nlh, MRC_CTL_PLANE_A_NETDEV, lower);
+		mnl_attr_put_u32(nlh, MRC_CTL_PLANE_A_IFINDEX, ifindex);
+		mnl_attr_put_u8(nlh, MRC_CTL_PLANE_A_ADMIN_UP, admin);
+	}
+	mnl_attr_nest_end(nlh, nest);
+}
+
+/* DEV_GET of a device over a bond of @num_planes, as @planes lists them. */
+static struct nlmsghdr *dev_with_planes(struct fake_nl_answer *a,
+					uint32_t num_planes,
+					struct nlattr **list)
+{
+	struct nlmsghdr *nlh = fake_nl_msg(a, MRC_CTL_CMD_DEV_GET);
+
+	mnl_attr_put_strz(nlh, MRC_CTL_A_DEV, "mrc9");
+	mnl_attr_put_strz(nlh, MRC_CTL_A_NETDEV, "bond0");
+	mnl_attr_put_u32(nlh, MRC_CTL_A_NUM_PLANES, num_planes);
+	*list = mnl_attr_nest_start(nlh, MRC_CTL_A_PLANES);
+	return nlh;
+}
+
+static int dev_planes_end(struct fake_nl_answer *a, struct nlmsghdr *nlh,
+			  struct nlattr *list, struct mrc_nl_dev *d)
+{
+	mnl_attr_nest_end(nlh, list);
+	fake_nl_msg_end(a, nlh);
+	return mrc_nl_decode_dev(nlh, d);
+}
+
+static void answer_dev_planes(void)
+{
+	struct fake_nl_answer *a;
+	struct nlattr *list;
+	struct nlmsghdr *nlh;
+	struct mrc_nl_dev d;
+
+	fake_nl_reset();
+	/* Three slots, the middle one's slave gone. */
+	a = fake_nl_answer(0);
+	nlh = dev_with_planes(a, 3, &list);
+	put_dev_plane(nlh, 0, "eth1", 4, 1);
+	put_dev_plane(nlh, 1, NULL, 0, 0);
+	put_dev_plane(nlh, 2, "eth3", 9, 0);
+	CHECK_EQ(dev_planes_end(a, nlh, list, &d), 0);
+	CHECK(d.has_planes);
+	CHECK_EQ(d.num_planes, 3);
+	CHECK_EQ(d.num_plane_info, 3);
+	CHECK(!strcmp(d.planes[0].netdev, "eth1"));
+	CHECK_EQ(d.planes[0].ifindex, 4);
+	CHECK(d.planes[0].up && d.planes[0].admin_up);
+	CHECK(!strcmp(d.planes[1].netdev, ""));
+	CHECK_EQ(d.planes[1].ifindex, 0);
+	CHECK(!d.planes[1].up && !d.planes[1].admin_up);
+	CHECK(!strcmp(d.planes[2].netdev, "eth3"));
+	CHECK_EQ(d.planes[2].ifindex, 9);
+	CHECK(!d.planes[2].up && !d.planes[2].admin_up);
+
+	/* An empty nest: the kernel has not scanned the planes yet. */
+	a = fake_nl_answer(0);
+	nlh = dev_with_planes(a, 1, &list);
+	CHECK_EQ(dev_planes_end(a, nlh, list, &d), 0);
+	CHECK(d.has_planes);
+	CHECK_EQ(d.num_plane_info, 0);
+
+	/* No nest (an older kernel). */
+	a = fake_nl_answer(0);
+	answer_full_dev(a, "mrc9", "bond0", "lab");
+	CHECK_EQ(mrc_nl_decode_dev(last_msg(a), &d), 0);
+	CHECK(!d.has_planes);
+	CHECK_EQ(d.num_plane_info, 0);
+}
+
+static void answer_dev_planes_malformed(void)
+{
+	char long_name[MRC_NL_NAME_MAX + 1];
+	struct fake_nl_answer *a;
+	struct nlattr *list, *nest;
+	struct nlmsghdr *nlh;
+	struct mrc_nl_dev d;
+	uint32_t p;
+
+	fake_nl_reset();
+	/* Fewer planes than NUM_PLANES: the ports would not line up. */
+	a = fake_nl_answer(0);
+	nlh = dev_with_planes(a, 2, &list);
+	put_dev_plane(nlh, 0, "eth1", 4, 1);
+	CHECK_EQ(dev_planes_end(a, nlh, list, &d), EBADMSG);
+	/* More. */
+	a = fake_nl_answer(0);
+	nlh = dev_with_planes(a, 1, &list);
+	put_dev_plane(nlh, 0, "eth1", 4, 1);
+	put_dev_plane(nlh, 1, "eth2", 5, 1);
+	CHECK_EQ(dev_planes_end(a, nlh, list, &d), EBADMSG);
+	/* Out of order. */
+	a = fake_nl_answer(0);
+	nlh = dev_with_planes(a, 2, &list);
+	put_dev_plane(nlh, 1, "eth2", 5, 1);
+	put_dev_plane(nlh, 0, "eth1", 4, 1);
+	CHECK_EQ(dev_planes_end(a, nlh, list, &d), EBADMSG);
+	/* Past the planes a device can have. */
+	a = fake_nl_answer(0);
+	nlh = dev_with_planes(a, MRC_NL_MAX_PLANES + 1, &list);
+	for (p = 0; p <= MRC_NL_MAX_PLANES; p++)
+		put_dev_plane(nlh, p, "eth1", 4, 1);
+	CHECK_EQ(dev_planes_end(a, nlh, list, &d), EBADMSG);
+	/* A plane without UP. */
+	a = fake_nl_answer(0);
+	nlh = dev_with_planes(a, 1, &list);
+	nest = mnl_attr_nest_start(nlh, MRC_CTL_A_PLANE);
+	mnl_attr_put_u32(nlh, MRC_CTL_PLANE_A_INDEX, 0);
+	mnl_attr_put_strz(nlh, MRC_CTL_PLANE_A_NETDEV, "eth1");
+	mnl_attr_nest_end(nlh, nest);
+	CHECK_EQ(dev_planes_end(a, nlh, list, &d), EBADMSG);
+	/* IFINDEX as a u8. */
+	a = fake_nl_answer(0);
+	nlh = dev_with_planes(a, 1, &list);
+	nest = mnl_attr_nest_start(nlh, MRC_CTL_A_PLANE);
+	mnl_attr_put_u32(nlh, MRC_CTL_PLANE_A_INDEX, 0);
+	mnl_attr_put_u8(nlh, MRC_CTL_PLANE_A_UP, 1);
+	mnl_attr_put_u8(nlh, MRC_CTL_PLANE_A_IFINDEX, 4);
+	mnl_attr_nest_end(nlh, nest);
+	CHECK_EQ(dev_planes_end(a, nlh, list, &d), EBADMSG);
+	/* Something else than a PLANE in the list. */
+	a = fake_nl_answer(0);
+	nlh = dev_with_planes(a, 1, &list);
+	nest = mnl_attr_nest_start(nlh, MRC_CTL_A_EV);
+	mnl_attr_put_u32(nlh, MRC_CTL_PLANE_A_INDEX, 0);
+	mnl_attr_put_u8(nlh, MRC_CTL_PLANE_A_UP, 1);
+	mnl_attr_nest_end(nlh, nest);
+	CHECK_EQ(dev_planes_end(a, nlh, list, &d), EBADMSG);
+	/* A slave's name too long to hold: refused, not cut short. */
+	memset(long_name, 'n', MRC_NL_NAME_MAX);
+	long_name[MRC_NL_NAME_MAX] = '\0';
+	a = fake_nl_answer(0);
+	nlh = dev_with_planes(a, 1, &list);
+	put_dev_plane(nlh, 0, long_name, 4, 1);
+	CHECK_EQ(dev_planes_end(a, nlh, list, &d), EBADMSG);
+	/* PLANES not a nest. */
+	a = fake_nl_answer(0);
+	nlh = fake_nl_msg(a, MRC_CTL_CMD_DEV_GET);
+	mnl_attr_put_strz(nlh, MRC_CTL_A_NETDEV, "bond0");
+	mnl_attr_put_u32(nlh, MRC_CTL_A_NUM_PLANES, 1);
+	mnl_attr_put_u8(nlh, MRC_CTL_A_PLANES, 1);
+	fake_nl_msg_end(a, nlh);
+	CHECK_EQ(mrc_nl_decode_dev(nlh, &d), EBADMSG);
+}
+
 static struct nlmsghdr *ev_msg(struct fake_nl_answer *a, uint8_t cmd,
 			       struct nlattr **nest)
 {
@@ -757,6 +913,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(cc_params_by_number),
 	KTAP_CASE(answer_dev_whole),
 	KTAP_CASE(answer_dev_malformed),
+	KTAP_CASE(answer_dev_planes),
+	KTAP_CASE(answer_dev_planes_malformed),
 	KTAP_CASE(answer_ev_formats),
 	KTAP_CASE(answer_path_whole),
 	KTAP_CASE(answer_plane_whole),
