@@ -6,7 +6,9 @@
 # generated EV profile created through lib_mrc and seen by mrcctl; EV
 # states set through lib_mrc and read by mrcctl, and the other way round;
 # a profile withdrawn; the CC profile changed and read back by mrcctl;
-# port 1's admin state; the documented errnos for bad input and the parts
+# port 1's admin state; on a device over a 2-slave bond, port 2 disabled
+# and enabled through lib_mrc, seen by ip link and mrcctl, and ports out
+# of range refused; the documented errnos for bad input and the parts
 # the kernel does not offer yet; EPERM without CAP_NET_ADMIN. (EV events:
 # ev_events.sh.)
 # lab-timeout: 120
@@ -32,7 +34,7 @@ make_veth mrctc0 mrctc0p || ktap_skip_all "cannot create a veth pair"
 rdma link add mrc0 type mrc netdev mrctc0 ||
 	ktap_skip_all "rdma link add failed (see link.sh)"
 
-ktap_begin 10
+ktap_begin 13
 
 # contains TEXT COMMAND...: runs it, prints its output, which holds TEXT.
 contains()
@@ -117,6 +119,57 @@ port_admin()
 	return $rc
 }
 ktap_check "port_admin_state_is_the_netdevs" port_admin
+
+# mrc1 over mrctb0, a bond of mrctb1 (plane 0, port 1) and mrctb2 (plane 1,
+# port 2): slaves take the planes in the order they are enslaved.
+make_bond()
+{
+	ip link add mrctb1 type veth peer name mrctb1p &&
+	ip link add mrctb2 type veth peer name mrctb2p &&
+	ip link set mrctb1p up && ip link set mrctb2p up &&
+	ip link add mrctb0 type bond mode balance-xor miimon 100 &&
+	ip link set mrctb1 master mrctb0 &&
+	ip link set mrctb2 master mrctb0 &&
+	ip link set mrctb0 up &&
+	rdma link add mrc1 type mrc netdev mrctb0
+}
+
+# IFF_UP of netdev $1 as ip link says it: "up" or "down".
+admin_of()
+{
+	ip -o link show dev "$1" | grep -q '<[^>]*\bUP\b' && echo up || echo down
+}
+
+bonded_port()
+{
+	local rc=0
+	contains "mrc1 netdev mrctb0 planes 2 " "$MRCCTL" dev mrc1 show || return 1
+	contains "port 2 plane 1 netdev mrctb2 ifindex $(cat /sys/class/net/mrctb2/ifindex) admin up " \
+		"$MRCCTL" dev mrc1 ports || return 1
+	contains "port 2 enabled" "$PROBE" mrc1 port 2 || return 1
+	contains "port 2 disabled" "$PROBE" mrc1 port 2 disable || return 1
+	echo "# ip link: mrctb1 $(admin_of mrctb1), mrctb2 $(admin_of mrctb2)"
+	[ "$(admin_of mrctb2)" = down ] || { echo "# mrctb2 still up"; rc=1; }
+	[ "$(admin_of mrctb1)" = up ] || { echo "# mrctb1 went down too"; rc=1; }
+	contains "port 2 plane 1 netdev mrctb2 ifindex [0-9]* admin down state down" \
+		"$MRCCTL" dev mrc1 ports || rc=1
+	contains "port 1 enabled" "$PROBE" mrc1 port 1 || rc=1
+	contains "port 2 enabled" "$PROBE" mrc1 port 2 enable || rc=1
+	echo "# ip link: mrctb2 $(admin_of mrctb2)"
+	[ "$(admin_of mrctb2)" = up ] || { echo "# mrctb2 still down"; rc=1; }
+	contains "port 2 enabled" "$PROBE" mrc1 port 2 || rc=1
+	ip link set dev mrctb2 up
+	return $rc
+}
+if make_bond; then
+	ktap_check "bonded_port_2_disabled_and_enabled" bonded_port
+	ktap_check "bonded_ports_outside_1_to_2_einval" "$PROBE" mrc1 port-range 2
+	ktap_check "single_netdev_ports_outside_1_einval" "$PROBE" mrc0 port-range 1
+else
+	ktap_skip "bonded_port_2_disabled_and_enabled" "cannot build a bond of two veths (its error is above)"
+	ktap_skip "bonded_ports_outside_1_to_2_einval" "cannot build a bond"
+	ktap_check "single_netdev_ports_outside_1_einval" "$PROBE" mrc0 port-range 1
+fi
 
 ktap_check "bad_input_and_missing_parts_refused" "$PROBE" mrc0 refused
 ktap_check "without_cap_net_admin_eperm" "$PROBE" mrc0 unprivileged

@@ -12,7 +12,10 @@
  *   mrc-ctl-probe DEV set ID PORT STATE  STATE: GOOD or DENIED
  *   mrc-ctl-probe DEV offline ID         withdraw the profile
  *   mrc-ctl-probe DEV cc TARGET_NS       set NSCC's target delay, show it
- *   mrc-ctl-probe DEV port               port 1's admin state
+ *   mrc-ctl-probe DEV port [N [enable|disable]]
+ *                                        port N's (default 1) admin state,
+ *                                        after setting it if asked
+ *   mrc-ctl-probe DEV port-range PLANES  ports 0 and PLANES + 1: EINVAL
  *   mrc-ctl-probe DEV refused            the errnos the API documents
  *                                        for bad input and missing parts
  *   mrc-ctl-probe DEV unprivileged       without CAP_NET_ADMIN: EPERM
@@ -738,6 +741,45 @@ static void drop_net_admin(void)
 	}
 }
 
+/*
+ * Port @port's admin state, set first to @set ("enable" or "disable")
+ * unless NULL, and printed as "port N enabled|disabled".
+ */
+static void port_admin(struct mrc_context *ctx, int port, const char *set)
+{
+	struct mrc_ctl_port_attr p = { 0 };
+
+	if (set) {
+		p.port_admin_state = strcmp(set, "enable") ?
+				     MRC_CTL_PORT_ADMIN_DISABLED :
+				     MRC_CTL_PORT_ADMIN_ENABLED;
+		EXPECT(!mrc_ctl_modify_port(ctx, (uint8_t)port, &p,
+					    MRC_CTL_PORT_ADMIN_STATE),
+		       "modify port %d to %s", port, set);
+		p.port_admin_state = 0;
+	}
+	EXPECT(!mrc_ctl_query_port(ctx, (uint8_t)port, &p,
+				   MRC_CTL_PORT_ADMIN_STATE),
+	       "query port %d", port);
+	printf("port %d %s\n", port, p.port_admin_state ==
+	       MRC_CTL_PORT_ADMIN_ENABLED ? "enabled" : "disabled");
+}
+
+/* Ports 0 and @planes + 1 do not exist: EINVAL, queried or modified. */
+static void port_range(struct mrc_context *ctx, int planes)
+{
+	struct mrc_ctl_port_attr p = {
+		.port_admin_state = MRC_CTL_PORT_ADMIN_ENABLED,
+	};
+
+	EXPECT_ERRNO(mrc_ctl_query_port(ctx, 0, &p, MRC_CTL_PORT_ADMIN_STATE),
+		     EINVAL);
+	EXPECT_ERRNO(mrc_ctl_query_port(ctx, (uint8_t)(planes + 1), &p,
+					MRC_CTL_PORT_ADMIN_STATE), EINVAL);
+	EXPECT_ERRNO(mrc_ctl_modify_port(ctx, (uint8_t)(planes + 1), &p,
+					 MRC_CTL_PORT_ADMIN_STATE), EINVAL);
+}
+
 int main(int argc, char **argv)
 {
 	struct ibv_context *vctx;
@@ -787,14 +829,11 @@ int main(int argc, char **argv)
 			  MRC_CTL_PROFILE_OFFLINE);
 	} else if (!strcmp(cmd, "cc") && argc == 4) {
 		cc(ctx, (uint32_t)strtoul(argv[3], NULL, 0));
-	} else if (!strcmp(cmd, "port")) {
-		struct mrc_ctl_port_attr p = { 0 };
-
-		EXPECT(!mrc_ctl_query_port(ctx, 1, &p,
-					   MRC_CTL_PORT_ADMIN_STATE),
-		       "query port 1");
-		printf("port 1 %s\n", p.port_admin_state ==
-		       MRC_CTL_PORT_ADMIN_ENABLED ? "enabled" : "disabled");
+	} else if (!strcmp(cmd, "port") && argc <= 5) {
+		port_admin(ctx, argc > 3 ? atoi(argv[3]) : 1,
+			   argc > 4 ? argv[4] : NULL);
+	} else if (!strcmp(cmd, "port-range") && argc == 4) {
+		port_range(ctx, atoi(argv[3]));
 	} else if (!strcmp(cmd, "probe") && argc >= 7) {
 		probe(ctx, argv[3], argv[4], (uint32_t)strtoul(argv[5], NULL, 0),
 		      argc - 6, argv + 6);
@@ -808,6 +847,14 @@ int main(int argc, char **argv)
 
 		EXPECT_ERRNO(mrc_ctl_query_device(vctx, &d), EPERM);
 		EXPECT_ERRNO(mrc_ctl_query_ev_profile(ctx, 1, &a, 0), EPERM);
+		{
+			struct mrc_ctl_port_attr p = {
+				.port_admin_state = MRC_CTL_PORT_ADMIN_DISABLED,
+			};
+
+			EXPECT_ERRNO(mrc_ctl_modify_port(ctx, 1, &p,
+					MRC_CTL_PORT_ADMIN_STATE), EPERM);
+		}
 		{
 			struct mrc_ctl_ep_req r = { 0 };
 			struct mrc_ctl_ep_rsp s;

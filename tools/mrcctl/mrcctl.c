@@ -29,6 +29,7 @@ static const char *usage_text =
 "usage:\n"
 "  mrcctl dev [show [DEV]]\n"
 "  mrcctl dev DEV show\n"
+"  mrcctl dev DEV ports\n"
 "  mrcctl dev DEV set [preset nic|lab] [spray on|off] [data-dscp N]\n"
 "                     [ctrl-dscp N] [txq N] [cc-rtt departure|build]\n"
 "  mrcctl profile add DEV ID format udp|srv6 [peer ADDR] [default]\n"
@@ -316,6 +317,33 @@ static int print_dev(const struct mrc_nl_dev *d, void *arg)
 	return 0;
 }
 
+/*
+ * "dev DEV ports": a line per port of the controller API (port N is plane
+ * N - 1), from DEV_GET's PLANES nest; "-" is an empty slot's netdev. Kept
+ * out of the device line, whose whole text scripts compare.
+ */
+static int print_ports(const struct mrc_nl_dev *d, void *arg)
+{
+	uint32_t i;
+
+	(void)arg;
+	if (!d->has_planes)
+		return EOPNOTSUPP;	/* a kernel that does not name them */
+	for (i = 0; i < d->num_plane_info; i++) {
+		const struct mrc_nl_dev_plane *pl = &d->planes[i];
+
+		if (!pl->netdev[0]) {
+			printf("port %u plane %u netdev - state down\n", i + 1,
+			       i);
+			continue;
+		}
+		printf("port %u plane %u netdev %s ifindex %u admin %s state %s\n",
+		       i + 1, i, pl->netdev, pl->ifindex,
+		       pl->admin_up ? "up" : "down", pl->up ? "up" : "down");
+	}
+	return 0;
+}
+
 static int print_profile(const struct mrc_nl_profile *p, void *arg)
 {
 	uint32_t i;
@@ -496,8 +524,10 @@ static void dev_set(struct mrc_nl *nl, const char *dev, int argc, char **argv)
 }
 
 /*
- * dev [show [DEV]] | dev DEV show | dev DEV set ... | dev set DEV ...
- * (a device named "show" or "set" is only reachable the first way).
+ * dev [show [DEV]] | dev DEV show | dev DEV ports | dev DEV set ... |
+ * dev set DEV ...
+ * (a device named "show", "ports" or "set" is only reachable the first
+ * way).
  */
 static int cmd_dev(struct mrc_nl *nl, int argc, char **argv)
 {
@@ -513,6 +543,8 @@ static int cmd_dev(struct mrc_nl *nl, int argc, char **argv)
 		dev_set(nl, argv[1], argc - 2, argv + 2);
 	} else if (argc == 2 && !strcmp(argv[1], "show")) {
 		dev_show(nl, argv[0]);
+	} else if (argc == 2 && !strcmp(argv[1], "ports")) {
+		check(nl, mrc_nl_dev_list(nl, argv[0], print_ports, NULL));
 	} else if (argc >= 2 && !strcmp(argv[1], "set")) {
 		dev_set(nl, argv[0], argc - 2, argv + 2);
 	} else {
