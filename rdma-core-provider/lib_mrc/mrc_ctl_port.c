@@ -30,10 +30,18 @@ static int mrc_ctl_port_netdev(struct mrc_ctl_state *st, uint8_t port_num,
 	if (port_num < 1 || port_num > d.num_planes)
 		return EINVAL;
 	if (d.num_plane_info) {
+		const struct mrc_nl_dev_plane *pl = &d.planes[port_num - 1];
+
 		/* An empty slot: its slave left the bond; no netdev to ask. */
-		name = d.planes[port_num - 1].netdev;
-		if (!name[0])
+		if (!pl->netdev[0])
 			return ENODEV;
+		/*
+		 * By its index, which a rename does not change (the kernel
+		 * copies the name without the rename lock); then its name now.
+		 */
+		if (pl->ifindex)
+			return if_indextoname(pl->ifindex, ifname) ? 0 : ENODEV;
+		name = pl->netdev;
 	} else if (d.num_planes > 1) {
 		return EOPNOTSUPP;
 	} else {

@@ -830,6 +830,19 @@ static void device_query(void)
 }
 
 /*
+ * The ifindex the kernel would name @lower by: lo's is 1 in every
+ * namespace; the others' name nothing here.
+ */
+static uint32_t lower_index(const char *lower)
+{
+	if (!strcmp(lower, "lo"))
+		return 1;
+	if (!strcmp(lower, "lo-renamed"))
+		return 1;
+	return 0x7ffffff0;
+}
+
+/*
  * DEV_GET of a device over a bond whose planes are @lowers (NULL: an
  * empty slot), or without the PLANES nest (an older kernel) for NULL.
  */
@@ -852,7 +865,8 @@ static void answer_dev_planes(struct fake_nl_answer *a, uint32_t planes,
 			if (lowers[p]) {
 				mnl_attr_put_strz(nlh, U_PLANE_NETDEV,
 						  lowers[p]);
-				mnl_attr_put_u32(nlh, U_PLANE_IFINDEX, p + 3);
+				mnl_attr_put_u32(nlh, U_PLANE_IFINDEX,
+						 lower_index(lowers[p]));
 				mnl_attr_put_u8(nlh, U_PLANE_ADMIN_UP, 0);
 			}
 			mnl_attr_nest_end(nlh, nest);
@@ -865,11 +879,12 @@ static void answer_dev_planes(struct fake_nl_answer *a, uint32_t planes,
 static void port_on_bond(void)
 {
 	/* "lo" is up in every network namespace, and readable unprivileged. */
-	static const char *const lowers[] = { "mrc-no-such0", NULL, "lo" };
+	static const char *const lowers[] = { "mrc-no-such0", NULL, "lo",
+					      "lo-renamed" };
 	struct mrc_context *ctx = ctl_setup();
 	struct mrc_ctl_port_attr attr = { 0 };
 
-	/* Port 3 is plane 2's slave: its IFF_UP, by its name. */
+	/* Port 3 is plane 2's slave: its IFF_UP, found by its ifindex. */
 	answer_dev_planes(fake_nl_answer(0), 3, lowers);
 	attr.port_admin_state = MRC_CTL_PORT_ADMIN_DISABLED;
 	CHECK_EQ(mrc_ctl_query_port(ctx, 3, &attr, MRC_CTL_PORT_ADMIN_STATE),
@@ -880,7 +895,13 @@ static void port_on_bond(void)
 	answer_dev_planes(fake_nl_answer(0), 3, lowers);
 	CHECK_EQ(mrc_ctl_modify_port(ctx, 3, &attr, MRC_CTL_PORT_ADMIN_STATE),
 		 0);
-	/* Port 1's slave is not there (renamed or gone since DEV_GET). */
+	/* Renamed since DEV_GET: found by its index. */
+	answer_dev_planes(fake_nl_answer(0), 4, lowers);
+	attr.port_admin_state = MRC_CTL_PORT_ADMIN_DISABLED;
+	CHECK_EQ(mrc_ctl_query_port(ctx, 4, &attr, MRC_CTL_PORT_ADMIN_STATE),
+		 0);
+	CHECK_EQ(attr.port_admin_state, MRC_CTL_PORT_ADMIN_ENABLED);
+	/* Port 1's slave is not there (gone since DEV_GET). */
 	answer_dev_planes(fake_nl_answer(0), 3, lowers);
 	CHECK_FAILS(mrc_ctl_query_port(ctx, 1, &attr,
 				       MRC_CTL_PORT_ADMIN_STATE), ENODEV);
