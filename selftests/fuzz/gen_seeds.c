@@ -91,8 +91,15 @@ static void gen_wire(const char *dir)
 		p.ep_probe.cookie = 0x5eed;
 		p.ep_probe.ts = 654321;
 		p.ep_probe.plane = 1;
-		if (op == MRC_OP_EP_PROBE_REPLY)
+		if (op == MRC_OP_EP_PROBE_REPLY ||
+		    op == MRC_OP_EP_PORT_STATUS_REPLY)
 			p.ep_probe.svc_ns = 2500;
+		if (op == MRC_OP_EP_PORT_STATUS ||
+		    op == MRC_OP_EP_PORT_STATUS_REPLY) {
+			/* Port 2 of 2 down: a mask the encoder takes. */
+			p.ep_probe.n_planes = 2;
+			p.ep_probe.up_mask = 1;
+		}
 		if (mrc_opcode_is(op, MRC_OPC_DEVICE)) {
 			/* To a device, not a QP: no QPNs, PSN or EV. */
 			p.hdr.dqpn = 0;

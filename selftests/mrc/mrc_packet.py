@@ -31,7 +31,8 @@ OP = dict(WRITE=0x01, WRITE_IMM=0x02, SEND=0x03, SEND_IMM=0x04, READ_REQ=0x05,
           READ_RESP=0x06, CMP_SWAP=0x07, FETCH_ADD=0x08, ATOMIC_RESP=0x09,
           SEND_INV=0x0a,
           ACK=0x10, NAK=0x11, PROBE=0x20, PROBE_REPLY=0x21,
-          EP_PROBE=0x24, EP_PROBE_REPLY=0x25)
+          EP_PROBE=0x24, EP_PROBE_REPLY=0x25, EP_PORT_STATUS=0x26,
+          EP_PORT_STATUS_REPLY=0x27)
 ACK_REQ, SOLICITED, RETRANSMIT, TRIMMED = 0x01, 0x02, 0x04, 0x08
 NO_QPN = 0x00abcdef     # no QP has this number in the test
 
@@ -48,6 +49,14 @@ def ep_probe(cookie=0x0007002a, ts=0x81828384, plane=0, rsvd=0, svc_ns=0):
     """The EP_PROBE header (16 bytes): for a device, not a QP."""
     return struct.pack(">IIBBHI", cookie, ts, plane, rsvd >> 16,
                        rsvd & 0xffff, svc_ns)
+
+
+def ep_port_status(cookie=0x0007002b, ts=0x81828385, plane=0, n_ports=2,
+                   up_mask=0x1, rsvd=0, svc_ns=0):
+    """The EP_PORT_STATUS header: EP_PROBE's, with the sender's port count
+    and up mask in bytes 9 and 10."""
+    return struct.pack(">IIBBBBI", cookie, ts, plane, n_ports, up_mask, rsvd,
+                       svc_ns)
 
 
 def device(opcode, **kw):
@@ -111,7 +120,7 @@ KINDS = {
     "bad_version": lambda: [base(OP["ACK"], byte0=b) + ack()
                             for b in (0x00, 0x20, 0xf0)],
     "bad_opcode": lambda: [base(op) + bytes(56) for op in
-                           (0x00, 0x0b, 0x12, 0x26, 0xff)],
+                           (0x00, 0x0b, 0x12, 0x28, 0xff)],
     "reserved_set": lambda: [
         base(OP["ACK"], byte0=0x11) + ack(),            # byte 0 bits 3..0
         base(OP["ACK"], byte3=1) + ack(),               # byte 3
@@ -123,6 +132,17 @@ KINDS = {
         ep_probe(),
         device(OP["EP_PROBE"]) + ep_probe(svc_ns=1),    # a probe's service
         device(OP["EP_PROBE_REPLY"]) + ep_probe(rsvd=1),        # reserved
+        device(OP["EP_PROBE"]) + ep_probe(rsvd=0x020100),       # ports
+        device(OP["EP_PORT_STATUS"]) + ep_port_status(rsvd=1),
+        device(OP["EP_PORT_STATUS"]) + ep_port_status(svc_ns=1),
+    ],
+    "bad_planes": lambda: [
+        device(OP["EP_PORT_STATUS"]) + ep_port_status(n_ports=0),
+        device(OP["EP_PORT_STATUS"]) + ep_port_status(n_ports=9,
+                                                      up_mask=0xff),
+        device(OP["EP_PORT_STATUS"]) + ep_port_status(up_mask=0),
+        device(OP["EP_PORT_STATUS_REPLY"]) + ep_port_status(up_mask=0x4),
+        device(OP["EP_PROBE"]) + ep_probe(plane=8),
     ],
     "bad_flags": lambda: [
         base(OP["ACK"], flags=ACK_REQ) + ack(),

@@ -280,7 +280,7 @@ kind_counted()	# KIND
 	[ -n "$count" ] && [ "$count" = "$delta" ]
 }
 for kind in too_short bad_version bad_opcode reserved_set bad_flags \
-	    bad_length bad_offset bad_sack bad_syndrome; do
+	    bad_length bad_offset bad_sack bad_syndrome bad_planes; do
 	check "malformed_${kind}_counted" kind_counted "$kind"
 done
 

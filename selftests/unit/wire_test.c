@@ -20,6 +20,7 @@ static const u8 all_opcodes[] = {
 	MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_PLANE_STATE,
 	MRC_OP_PLANE_STATE_ACK, MRC_OP_UD_SEND, MRC_OP_UD_SEND_IMM,
 	MRC_OP_EP_PROBE, MRC_OP_EP_PROBE_REPLY,
+	MRC_OP_EP_PORT_STATUS, MRC_OP_EP_PORT_STATUS_REPLY,
 };
 
 #define N_OPCODES (sizeof(all_opcodes) / sizeof(all_opcodes[0]))
@@ -174,6 +175,20 @@ static struct mrc_pkt sample(u8 opcode, u16 plen)
 		if (opcode == MRC_OP_EP_PROBE_REPLY)
 			p.ep_probe.svc_ns = 0xffffffff;
 		break;
+	case MRC_OP_EP_PORT_STATUS:
+	case MRC_OP_EP_PORT_STATUS_REPLY:
+		p.hdr.dqpn = 0;
+		p.hdr.sqpn = 0;
+		p.hdr.psn = 0;
+		p.hdr.ev = 0;
+		p.ep_probe.cookie = 0xfffe0002;
+		p.ep_probe.ts = 0x80000002;
+		p.ep_probe.plane = MRC_WIRE_MAX_PLANES - 1;
+		p.ep_probe.n_planes = MRC_WIRE_MAX_PLANES;
+		p.ep_probe.up_mask = 0x80;
+		if (opcode == MRC_OP_EP_PORT_STATUS_REPLY)
+			p.ep_probe.svc_ns = 0xfffffffe;
+		break;
 	}
 	if (!(mrc_opcode_ext(opcode) & MRC_EXT_MSGH))
 		memset(&p.msgh, 0, sizeof(p.msgh));
@@ -231,6 +246,8 @@ static void check_same(const struct mrc_pkt *a, const struct mrc_pkt *b)
 	CHECK_EQ(a->ep_probe.cookie, b->ep_probe.cookie);
 	CHECK_EQ(a->ep_probe.ts, b->ep_probe.ts);
 	CHECK_EQ(a->ep_probe.plane, b->ep_probe.plane);
+	CHECK_EQ(a->ep_probe.n_planes, b->ep_probe.n_planes);
+	CHECK_EQ(a->ep_probe.up_mask, b->ep_probe.up_mask);
 	CHECK_EQ(a->ep_probe.svc_ns, b->ep_probe.svc_ns);
 	CHECK_EQ(a->plane_state.seq, b->plane_state.seq);
 	CHECK_EQ(a->plane_state.n_planes, b->plane_state.n_planes);
@@ -335,6 +352,8 @@ static void opcode_classes(void)
 	CHECK(mrc_opcode_is(MRC_OP_PLANE_STATE_ACK, MRC_OPC_PATH));
 	CHECK(mrc_opcode_is(MRC_OP_EP_PROBE, MRC_OPC_DEVICE));
 	CHECK(mrc_opcode_is(MRC_OP_EP_PROBE_REPLY, MRC_OPC_DEVICE));
+	CHECK(mrc_opcode_is(MRC_OP_EP_PORT_STATUS, MRC_OPC_DEVICE));
+	CHECK(mrc_opcode_is(MRC_OP_EP_PORT_STATUS_REPLY, MRC_OPC_DEVICE));
 	CHECK(!mrc_opcode_is(MRC_OP_PROBE, MRC_OPC_DEVICE));
 }
 
@@ -355,7 +374,7 @@ static void opcode_table(void)
 		}
 		valid += listed;
 	}
-	CHECK_EQ(valid, 20);
+	CHECK_EQ(valid, 22);
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_ATOMIC_FETCH_ADD),
 		      "ATOMIC_FETCH_ADD"));
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_PROBE_REPLY), "PROBE_REPLY"));
@@ -389,6 +408,13 @@ static void opcode_table(void)
 	CHECK(!mrc_opcode_has_payload(MRC_OP_EP_PROBE_REPLY));
 	CHECK(!strcmp(mrc_opcode_name(MRC_OP_EP_PROBE_REPLY),
 		      "EP_PROBE_REPLY"));
+	CHECK_EQ(MRC_OP_EP_PORT_STATUS, 0x26);
+	CHECK_EQ(MRC_OP_EP_PORT_STATUS_REPLY, 0x27);
+	CHECK_EQ(mrc_hdr_len(MRC_OP_EP_PORT_STATUS), 48);
+	CHECK_EQ(mrc_hdr_len(MRC_OP_EP_PORT_STATUS_REPLY), 48);
+	CHECK(!mrc_opcode_has_payload(MRC_OP_EP_PORT_STATUS));
+	CHECK(!strcmp(mrc_opcode_name(MRC_OP_EP_PORT_STATUS_REPLY),
+		      "EP_PORT_STATUS_REPLY"));
 	CHECK_EQ(MRC_OP_UD_SEND, 0x30);
 	CHECK_EQ(MRC_OP_UD_SEND_IMM, 0x31);
 	CHECK(mrc_opcode_has_payload(MRC_OP_UD_SEND));
@@ -755,6 +781,115 @@ static void golden_ep_probe(void)
 	CHECK_EQ(mrc_encode(buf, sizeof(buf), &p), -EINVAL);
 }
 
+static void golden_ep_port_status(void)
+{
+	static const u8 want[48] = {
+		0x10, 0x26, 0x00, 0x00,		/* v1, EP_PORT_STATUS */
+		0x00, 0x00, 0x00, 0x00,		/* dqpn: the device */
+		0x00, 0x00, 0x00, 0x00,		/* sqpn */
+		0x00, 0x00, 0x00, 0x00,		/* psn */
+		0x00, 0x00, 0x00, 0x00,		/* ev */
+		0x0a, 0x0b, 0x0c, 0x0d,		/* ts */
+		0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00,
+		0x00, 0x07, 0x00, 0x2b,		/* cookie */
+		0x81, 0x82, 0x83, 0x85,		/* the sender's ts */
+		0x01, 0x02, 0x01, 0x00,		/* plane 1; 2 ports, 0 up */
+		0x00, 0x00, 0x00, 0x00,		/* no service time */
+	};
+	struct mrc_pkt p, d;
+	u8 buf[64];
+
+	memset(&p, 0, sizeof(p));
+	p.hdr.opcode = MRC_OP_EP_PORT_STATUS;
+	p.hdr.ts = 0x0a0b0c0d;
+	p.ep_probe.cookie = 0x0007002b;
+	p.ep_probe.ts = 0x81828385;
+	p.ep_probe.plane = 1;
+	p.ep_probe.n_planes = 2;
+	p.ep_probe.up_mask = 0x01;
+	CHECK_EQ(mrc_encode(buf, sizeof(buf), &p), 48);
+	check_bytes(buf, want, sizeof(want));
+	CHECK_EQ(decode_exact(want, sizeof(want), &d), 0);
+	check_same(&d, &p);
+	CHECK_EQ(d.ext, MRC_EXT_EP_PROBE);
+
+	/* The request has no service time; its reply may. */
+	memcpy(buf, want, sizeof(want));
+	buf[47] = 1;
+	CHECK_EQ(decode_exact(buf, sizeof(want), &d),
+		 drop(MRC_DROP_RESERVED_SET));
+	buf[1] = MRC_OP_EP_PORT_STATUS_REPLY;
+	CHECK_EQ(decode_exact(buf, sizeof(want), &d), 0);
+	CHECK_EQ(d.ep_probe.svc_ns, 1);
+	CHECK_EQ(d.ep_probe.up_mask, 0x01);
+	/* The probes' port fields stay reserved. */
+	buf[1] = MRC_OP_EP_PROBE_REPLY;
+	CHECK_EQ(decode_exact(buf, sizeof(want), &d),
+		 drop(MRC_DROP_RESERVED_SET));
+	buf[41] = 0;
+	buf[42] = 0;
+	CHECK_EQ(decode_exact(buf, sizeof(want), &d), 0);
+	/* Byte 43 is reserved in all four. */
+	buf[1] = MRC_OP_EP_PORT_STATUS_REPLY;
+	buf[41] = 2;
+	buf[42] = 1;
+	buf[43] = 0x80;
+	CHECK_EQ(decode_exact(buf, sizeof(want), &d),
+		 drop(MRC_DROP_RESERVED_SET));
+}
+
+/*
+ * Every port count and mask of a port status and its reply: 1..8 ports,
+ * no bit beyond them, one up at least; a probe has neither.
+ */
+static void ep_port_status_rules(void)
+{
+	static const u8 ops[] = { MRC_OP_EP_PORT_STATUS,
+				  MRC_OP_EP_PORT_STATUS_REPLY,
+				  MRC_OP_EP_PROBE, MRC_OP_EP_PROBE_REPLY };
+	struct mrc_pkt d;
+	u8 buf[64];
+	int good = 0;
+
+	for (size_t i = 0; i < 4; i++) {
+		struct mrc_pkt p = sample(ops[i], 0);
+		size_t len = build(buf, sizeof(buf), &p, 0);
+		bool status = i < 2;
+
+		for (u32 n = 0; n < 256; n++) {
+			for (u32 m = 0; m < 256; m++) {
+				bool ok = status ? n >= 1 && n <= 8 &&
+					  m && !(m >> n) : !n && !m;
+				int want = ok ? 0 : status ?
+					drop(MRC_DROP_BAD_PLANES) :
+					drop(MRC_DROP_RESERVED_SET);
+
+				buf[32 + 9] = (u8)n;
+				buf[32 + 10] = (u8)m;
+				CHECK_EQ(decode_exact(buf, len, &d), want);
+				if (ok) {
+					CHECK_EQ(d.ep_probe.n_planes, n);
+					CHECK_EQ(d.ep_probe.up_mask, m);
+					good++;
+				}
+				p.ep_probe.n_planes = (u8)n;
+				p.ep_probe.up_mask = (u8)m;
+				CHECK_EQ(mrc_pkt_check(&p), ok ? MRC_DROP_NONE :
+					 status ? MRC_DROP_BAD_PLANES :
+					 MRC_DROP_RESERVED_SET);
+				if (ktap_case_failed) {
+					printf("# op 0x%x n_planes %u mask 0x%x\n",
+					       ops[i], n, m);
+					return;
+				}
+			}
+		}
+	}
+	/* 2 opcodes x (sum over n of 2^n - 1) + the probes' 2 x 1. */
+	CHECK_EQ(good, 2 * (510 - 8) + 2);
+}
+
 /* Every plane count and mask: only a real subset of the planes may be down. */
 static void plane_state_rules(void)
 {
@@ -897,6 +1032,13 @@ static void reserved_mask(u8 op, u8 *mask, size_t hlen)
 		memset(mask + 4, 0xff, 16);
 		memset(e + 9, 0xff, 3);
 		if (op == MRC_OP_EP_PROBE)
+			memset(e + 12, 0xff, 4);	/* service time */
+		break;
+	case MRC_OP_EP_PORT_STATUS:
+	case MRC_OP_EP_PORT_STATUS_REPLY:
+		memset(mask + 4, 0xff, 16);
+		e[11] = 0xff;
+		if (op == MRC_OP_EP_PORT_STATUS)
 			memset(e + 12, 0xff, 4);	/* service time */
 		break;
 	case MRC_OP_UD_SEND_IMM:
@@ -1776,6 +1918,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(golden_atomic_and_probe),
 	KTAP_CASE(golden_plane_state),
 	KTAP_CASE(golden_ep_probe),
+	KTAP_CASE(golden_ep_port_status),
+	KTAP_CASE(ep_port_status_rules),
 	KTAP_CASE(plane_state_rules),
 	KTAP_CASE(truncation_is_too_short),
 	KTAP_CASE(reserved_bits_are_rejected),

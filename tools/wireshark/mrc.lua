@@ -82,6 +82,8 @@ local opcodes = {
 	[0x23] = { "PLANE_STATE_ACK", { PLANES }, false, 0, "planes" },
 	[0x24] = { "EP_PROBE", { EPROBE }, false, 0, "device" },
 	[0x25] = { "EP_PROBE_REPLY", { EPROBE }, false, 0, "device" },
+	[0x26] = { "EP_PORT_STATUS", { EPROBE }, false, 0, "device" },
+	[0x27] = { "EP_PORT_STATUS_REPLY", { EPROBE }, false, 0, "device" },
 	[0x30] = { "UD_SEND", { DETH }, true, F_UD, "datagram" },
 	[0x31] = { "UD_SEND_IMM", { DETH, IMM }, true, F_UD, "datagram" },
 }
@@ -170,6 +172,10 @@ f.ep_cookie = ProtoField.uint32("mrc.ep_probe.cookie", "Probe cookie",
 f.ep_ts = ProtoField.uint32("mrc.ep_probe.ts", "Prober's timestamp",
 	base.DEC)
 f.ep_plane = ProtoField.uint8("mrc.ep_probe.plane", "Plane", base.DEC)
+f.ep_n_ports = ProtoField.uint8("mrc.ep_probe.n_ports", "Sender's ports",
+	base.DEC)
+f.ep_up_mask = ProtoField.uint8("mrc.ep_probe.up_mask", "Ports up mask",
+	base.HEX)
 f.ep_svc_ns = ProtoField.uint32("mrc.ep_probe.svc_ns",
 	"Responder's service time (ns)", base.DEC)
 
@@ -307,8 +313,22 @@ local function check(p)
 		if p.ep_plane >= MAX_PLANES then
 			return "bad_planes"
 		end
-		if p.opcode == 0x24 and p.ep_svc_ns ~= 0 then
+		if (p.opcode == 0x24 or p.opcode == 0x26) and p.ep_svc_ns ~= 0 then
 			return "reserved_set"
+		end
+		if p.opcode == 0x24 or p.opcode == 0x25 then
+			-- A probe has no port fields.
+			if p.ep_n_ports ~= 0 or p.ep_up_mask ~= 0 then
+				return "reserved_set"
+			end
+		else
+			local all = bit.lshift(1, math.min(p.ep_n_ports,
+				MAX_PLANES)) - 1
+			if p.ep_n_ports == 0 or p.ep_n_ports > MAX_PLANES or
+			    p.ep_up_mask == 0 or
+			    bit.band(p.ep_up_mask, bit.bnot(all)) ~= 0 then
+				return "bad_planes"
+			end
 		end
 	end
 	if p.payload_present > p.payload_len then
@@ -583,10 +603,24 @@ local function dissect(tvb, pinfo, root)
 			local cookie = add_u32(sub, f.ep_cookie, tvb, off)
 			add_u32(sub, f.ep_ts, tvb, off + 4)
 			p.ep_plane = add_u8(sub, f.ep_plane, tvb, off + 8)
-			reserved(sub, tvb, off + 9, 3, p)
+			if p.opcode == 0x26 or p.opcode == 0x27 then
+				p.ep_n_ports = add_u8(sub, f.ep_n_ports, tvb, off + 9)
+				p.ep_up_mask = add_u8(sub, f.ep_up_mask, tvb,
+					off + 10)
+			else
+				p.ep_n_ports = tvb(off + 9, 1):uint()
+				p.ep_up_mask = tvb(off + 10, 1):uint()
+				reserved(sub, tvb, off + 9, 2, p)
+			end
+			reserved(sub, tvb, off + 11, 1, p)
 			p.ep_svc_ns = add_u32(sub, f.ep_svc_ns, tvb, off + 12)
 			info[#info + 1] = string.format("cookie %s plane %d",
 				hex(cookie, 8), p.ep_plane)
+			if p.opcode == 0x26 or p.opcode == 0x27 then
+				info[#info + 1] = string.format(
+					"ports %d up %s", p.ep_n_ports,
+					hex(p.ep_up_mask, 2))
+			end
 		elseif part == PLANES then
 			local seq = add_u32(sub, f.plane_seq, tvb, off)
 			p.n_planes = add_u8(sub, f.n_planes, tvb, off + 4)

@@ -232,6 +232,13 @@ static void want_fields(const struct mrc_pkt *p)
 		want_u("mrc.ep_probe.ts", p->ep_probe.ts);
 		want_u("mrc.ep_probe.plane", p->ep_probe.plane);
 		want_u("mrc.ep_probe.svc_ns", p->ep_probe.svc_ns);
+		if (p->hdr.opcode == MRC_OP_EP_PORT_STATUS ||
+		    p->hdr.opcode == MRC_OP_EP_PORT_STATUS_REPLY) {
+			want_u("mrc.ep_probe.n_ports", p->ep_probe.n_planes);
+			want_u("mrc.ep_probe.up_mask", p->ep_probe.up_mask);
+		} else {
+			want("mrc.ep_probe.n_ports", "");
+		}
 	} else {
 		want("mrc.ep_probe.cookie", "");
 	}
@@ -608,6 +615,17 @@ int main(int argc, char **argv)
 	p.ep_probe.plane = 7;
 	p.ep_probe.svc_ns = 4321;
 	emit(&p, 0);
+	/* Port status: ports 1 and 3 of 4 up, and its answer. */
+	p.hdr.opcode = MRC_OP_EP_PORT_STATUS;
+	p.ep_probe.plane = 0;
+	p.ep_probe.svc_ns = 0;
+	p.ep_probe.n_planes = 4;
+	p.ep_probe.up_mask = 0x05;
+	emit(&p, 0);
+	p.hdr.opcode = MRC_OP_EP_PORT_STATUS_REPLY;
+	p.ep_probe.plane = 2;
+	p.ep_probe.svc_ns = 999;
+	emit(&p, 0);
 
 	/* Datagrams. */
 	base(&p, MRC_OP_UD_SEND, 0, 11);
@@ -694,6 +712,12 @@ int main(int argc, char **argv)
 	p.hdr.opcode = MRC_OP_EP_PROBE;
 	emit_poked(&p, 0, &plain, 7, 1, -1);		/* reserved_set: dqpn */
 	emit_poked(&p, 0, &plain, 40, 9, -1);		/* bad_planes */
+	emit_poked(&p, 0, &plain, 41, 1, -1);		/* reserved_set: ports */
+	p.hdr.opcode = MRC_OP_EP_PORT_STATUS;
+	p.ep_probe.n_planes = 2;
+	p.ep_probe.up_mask = 1;
+	emit_poked(&p, 0, &plain, 42, 0, -1);		/* bad_planes: none up */
+	emit_poked(&p, 0, &plain, 42, 4, -1);		/* bad_planes: port 3 */
 
 	if (fclose(pcap) || fclose(expect))
 		die("cannot write the output files");

@@ -107,6 +107,12 @@ static const struct mrc_opcode_info mrc_opcodes[MRC_OP_MAX + 1] = {
 	[MRC_OP_EP_PROBE_REPLY] = {
 		"EP_PROBE_REPLY", MRC_EXT_EP_PROBE,
 		MRC_BASE_HDR_LEN + MRC_EP_PROBE_LEN, 0, false, MRC_OPC_DEVICE },
+	[MRC_OP_EP_PORT_STATUS] = {
+		"EP_PORT_STATUS", MRC_EXT_EP_PROBE,
+		MRC_BASE_HDR_LEN + MRC_EP_PROBE_LEN, 0, false, MRC_OPC_DEVICE },
+	[MRC_OP_EP_PORT_STATUS_REPLY] = {
+		"EP_PORT_STATUS_REPLY", MRC_EXT_EP_PROBE,
+		MRC_BASE_HDR_LEN + MRC_EP_PROBE_LEN, 0, false, MRC_OPC_DEVICE },
 	[MRC_OP_UD_SEND] = {
 		"UD_SEND", MRC_EXT_DETH, MRC_BASE_HDR_LEN + MRC_DETH_LEN,
 		MRC_F_UD, true, MRC_OPC_DATAGRAM },
@@ -307,19 +313,32 @@ static enum mrc_drop_reason mrc_check_plane_state(const struct mrc_pkt *pkt)
 
 /*
  * A packet for a device names no QP and is in no sequence: its QPNs, PSN
- * and EV are reserved, 0. A probe names a plane the wire can, and a
- * service time only in its reply.
+ * and EV are reserved, 0. A request names a plane the wire can, and a
+ * service time only in its reply. A port status describes the sender's
+ * planes, of which one at least is up (it came in on one); a probe has
+ * no port fields.
  */
 static enum mrc_drop_reason mrc_check_ep_probe(const struct mrc_pkt *pkt)
 {
+	const struct mrc_ep_probe *e = &pkt->ep_probe;
 	const struct mrc_hdr *h = &pkt->hdr;
+	u32 all;
 
 	if (h->dqpn || h->sqpn || h->psn || h->ev)
 		return MRC_DROP_RESERVED_SET;
-	if (pkt->ep_probe.plane >= MRC_WIRE_MAX_PLANES)
+	if (e->plane >= MRC_WIRE_MAX_PLANES)
 		return MRC_DROP_BAD_PLANES;
-	if (h->opcode == MRC_OP_EP_PROBE && pkt->ep_probe.svc_ns)
+	if ((h->opcode == MRC_OP_EP_PROBE ||
+	     h->opcode == MRC_OP_EP_PORT_STATUS) && e->svc_ns)
 		return MRC_DROP_RESERVED_SET;
+	if (h->opcode == MRC_OP_EP_PROBE || h->opcode == MRC_OP_EP_PROBE_REPLY)
+		return e->n_planes || e->up_mask ? MRC_DROP_RESERVED_SET :
+						   MRC_DROP_NONE;
+	if (e->n_planes == 0 || e->n_planes > MRC_WIRE_MAX_PLANES)
+		return MRC_DROP_BAD_PLANES;
+	all = (1u << e->n_planes) - 1;
+	if (!e->up_mask || e->up_mask & ~all)
+		return MRC_DROP_BAD_PLANES;
 	return MRC_DROP_NONE;
 }
 
@@ -494,8 +513,8 @@ int mrc_encode(u8 *buf, size_t buflen, const struct mrc_pkt *pkt)
 		p = mrc_wr32(p, pkt->ep_probe.cookie);
 		p = mrc_wr32(p, pkt->ep_probe.ts);
 		p = mrc_wr8(p, pkt->ep_probe.plane);
-		p = mrc_wr8(p, 0);
-		p = mrc_wr8(p, 0);
+		p = mrc_wr8(p, pkt->ep_probe.n_planes);
+		p = mrc_wr8(p, pkt->ep_probe.up_mask);
 		p = mrc_wr8(p, 0);
 		p = mrc_wr32(p, pkt->ep_probe.svc_ns);
 	}
@@ -582,7 +601,9 @@ static enum mrc_drop_reason mrc_decode_ext(const u8 *p, u32 ext,
 		p = mrc_rd32(p, &pkt->ep_probe.cookie);
 		p = mrc_rd32(p, &pkt->ep_probe.ts);
 		pkt->ep_probe.plane = p[0];
-		rsvd |= (u32)p[1] << 16 | mrc_get_be16(p + 2);
+		pkt->ep_probe.n_planes = p[1];
+		pkt->ep_probe.up_mask = p[2];
+		rsvd |= p[3];
 		p = mrc_rd32(p + 4, &pkt->ep_probe.svc_ns);
 	}
 	return rsvd ? MRC_DROP_RESERVED_SET : MRC_DROP_NONE;

@@ -29,7 +29,7 @@
 #define MRC_ACK_FIXED_LEN	24	/* ACK/NAK header without SACK words */
 #define MRC_PROBE_LEN		16
 #define MRC_PLANE_STATE_LEN	8	/* sequence, planes, down mask */
-#define MRC_EP_PROBE_LEN	16	/* cookie, ts, plane, service time */
+#define MRC_EP_PROBE_LEN	16	/* cookie, ts, plane, ports, service time */
 #define MRC_DETH_LEN		8	/* Q_Key, reserved */
 #define MRC_IETH_LEN		8	/* rkey to invalidate, reserved */
 #define MRC_SACK_WORD_LEN	8
@@ -89,6 +89,9 @@ enum mrc_opcode {
 	/* To and from a device, not a QP: the controller's path probes. */
 	MRC_OP_EP_PROBE		= 0x24,
 	MRC_OP_EP_PROBE_REPLY	= 0x25,
+	/* "my ports are up or down": the controller's port status updates */
+	MRC_OP_EP_PORT_STATUS	= 0x26,
+	MRC_OP_EP_PORT_STATUS_REPLY = 0x27,
 	MRC_OP_UD_SEND		= 0x30,	/* a datagram of a UD or GSI QP */
 	MRC_OP_UD_SEND_IMM	= 0x31,
 	MRC_OP_MAX		= MRC_OP_UD_SEND_IMM,
@@ -270,18 +273,26 @@ struct mrc_plane_state {
 };
 
 /**
- * struct mrc_ep_probe - the EP_PROBE and EP_PROBE_REPLY header
- * @cookie: the prober's identifier of this probe, echoed by the reply
- * @ts: the prober's microsecond clock when it sent the probe, echoed
- * @plane: EP_PROBE: the plane the prober sent it on; EP_PROBE_REPLY: the
- *	plane the responder sent the reply on (below MRC_WIRE_MAX_PLANES)
- * @svc_ns: EP_PROBE_REPLY: nanoseconds from the probe's arrival at the
- *	responder to the reply's departure; 0 in an EP_PROBE
+ * struct mrc_ep_probe - the header of the device-to-device opcodes: EP_PROBE,
+ *	EP_PORT_STATUS and their replies
+ * @cookie: the sender's identifier of this request, echoed by the reply
+ * @ts: the sender's microsecond clock when it sent the request, echoed
+ * @plane: a request: the plane the sender sent it on; a reply: the plane
+ *	the responder sent the reply on (below MRC_WIRE_MAX_PLANES)
+ * @n_planes: EP_PORT_STATUS and its reply: the sender's planes (ports),
+ *	1..MRC_WIRE_MAX_PLANES; 0 in an EP_PROBE and its reply
+ * @up_mask: EP_PORT_STATUS: bit p set when the sender's plane p is up,
+ *	only bits below @n_planes and at least one; the reply echoes both.
+ *	0 in an EP_PROBE and its reply
+ * @svc_ns: a reply: nanoseconds from the request's arrival at the
+ *	responder to the reply's departure; 0 in a request
  */
 struct mrc_ep_probe {
 	u32 cookie;
 	u32 ts;
 	u8 plane;
+	u8 n_planes;
+	u8 up_mask;
 	u32 svc_ns;
 };
 
