@@ -136,6 +136,8 @@ struct mrc_ev_params {
 /* Why a plane cannot carry traffic; a plane is usable with none of these. */
 #define MRC_EV_PLANE_DOWN		0x1u	/* our port has no carrier */
 #define MRC_EV_PLANE_PEER_DENIED	0x2u	/* the peer said: not to me */
+/* the peer's controller said: my port on this plane is down */
+#define MRC_EV_PLANE_PEER_PORT_DOWN	0x4u
 
 /* Why an EV changed state, as told to the set's watcher. */
 enum mrc_ev_why {

@@ -12,6 +12,7 @@ MRC_CORE_OBJS := \
 	mrc_ev.o \
 	mrc_ev_single.o \
 	mrc_ev_profile.o \
+	mrc_peer_ports.o \
 	mrc_sender.o \
 	mrc_receiver.o \
 	mrc_task_state.o
