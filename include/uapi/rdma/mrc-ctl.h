@@ -114,6 +114,13 @@ enum mrc_ctl_cmd {
 	 * requests left out.
 	 */
 	MRC_CTL_CMD_EP_PROBE,
+	/*
+	 * admin: DEV, EP_REQS as EP_PROBE's, each with PORT_STATUS too: the
+	 * device tells the peer at DGID which of its ports are up, over the
+	 * request's EV; the peer's connections to SGID stop sending on the
+	 * planes said down, and its device answers. Answers as EP_PROBE.
+	 */
+	MRC_CTL_CMD_EP_PORT_STATUS,
 	__MRC_CTL_CMD_MAX,
 };
 
@@ -309,6 +316,12 @@ enum mrc_ctl_ep_attr {
 	/* flag: RTT has the responder's service time removed */
 	MRC_CTL_EP_A_SVC_TIME_REMOVED,
 	MRC_CTL_EP_A_PAD,
+	/*
+	 * EP_PORT_STATUS only (EP_PROBE refuses it): bit p set when the
+	 * device's plane p (port p + 1) is up; bits below the device's plane
+	 * count only, and one at least
+	 */
+	MRC_CTL_EP_A_PORT_STATUS,	/* u32 */
 	__MRC_CTL_EP_A_MAX,
 };
 

@@ -72,6 +72,7 @@ static const struct nla_policy mrc_ctl_ep_policy[MRC_CTL_EP_A_MAX + 1] = {
 	/* Range-checked by the handler, which says what the range is. */
 	[MRC_CTL_EP_A_DSCP] = { .type = NLA_U8 },
 	[MRC_CTL_EP_A_TIMEOUT] = { .type = NLA_U64 },
+	[MRC_CTL_EP_A_PORT_STATUS] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy mrc_ctl_policy[MRC_CTL_A_MAX + 1] = {
@@ -1627,7 +1628,44 @@ static int mrc_ctl_ep_gid(struct mrc_dev *mdev, const struct nlattr *attr,
 	return 0;
 }
 
-static int mrc_ctl_ep_parse_req(struct mrc_dev *mdev,
+/*
+ * A status's PORT_STATUS: the device's ports, of which one at least is up
+ * (the codec refuses a status with none: nothing could answer it).
+ */
+static int mrc_ctl_ep_parse_ports(struct mrc_dev *mdev, u8 opcode,
+				  struct nlattr *const *tb,
+				  const struct nlattr *nest,
+				  struct mrc_ep_req *r,
+				  struct netlink_ext_ack *extack)
+{
+	const struct nlattr *attr = tb[MRC_CTL_EP_A_PORT_STATUS];
+	u8 n = mrc_planes_count(mdev);
+	u32 up;
+
+	if (opcode != MRC_OP_EP_PORT_STATUS) {
+		if (!attr)
+			return 0;
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "PORT_STATUS is EP_PORT_STATUS's");
+		return -EINVAL;
+	}
+	if (!attr) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "a port status needs PORT_STATUS");
+		return -EINVAL;
+	}
+	up = nla_get_u32(attr);
+	if (!up || up >> n) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "PORT_STATUS: ports of the device only, one up at least");
+		return -EINVAL;
+	}
+	r->n_ports = n;
+	r->up_mask = (u8)up;
+	return 0;
+}
+
+static int mrc_ctl_ep_parse_req(struct mrc_dev *mdev, u8 opcode,
 				const struct nlattr *nest,
 				struct mrc_ep_req *r, unsigned long *ids,
 				struct netlink_ext_ack *extack)
@@ -1666,6 +1704,8 @@ static int mrc_ctl_ep_parse_req(struct mrc_dev *mdev,
 		return -EINVAL;
 	}
 	err = mrc_ctl_ep_parse_ev(tb[MRC_CTL_EP_A_EV], &r->dst, r, extack);
+	if (!err)
+		err = mrc_ctl_ep_parse_ports(mdev, opcode, tb, nest, r, extack);
 	if (err)
 		return err;
 	err = mrc_ctl_check_dscp(tb[MRC_CTL_EP_A_DSCP], extack);
@@ -1696,8 +1736,8 @@ static int mrc_ctl_ep_parse(struct mrc_dev *mdev, const struct nlattr *list,
 	if (!ids)
 		return -ENOMEM;
 	nla_for_each_nested(nest, list, rem) {
-		err = mrc_ctl_ep_parse_req(mdev, nest, &batch->reqs[i++], ids,
-					   extack);
+		err = mrc_ctl_ep_parse_req(mdev, batch->opcode, nest,
+					   &batch->reqs[i++], ids, extack);
 		if (err)
 			break;
 	}
@@ -1733,11 +1773,12 @@ static int mrc_ctl_ep_put_answers(struct sk_buff *msg,
 }
 
 /*
- * The caller waits for the answers without a reference on the device, so
- * that removing it is not held up (mrc_ep.h); the family runs its
+ * EP_PROBE and EP_PORT_STATUS: the requests of @opcode, sent, then their
+ * answers. The caller waits for them without a reference on the device,
+ * so that removing it is not held up (mrc_ep.h); the family runs its
  * handlers in parallel, so that the wait holds no generic netlink mutex.
  */
-static int mrc_ctl_ep_probe(struct sk_buff *skb, struct genl_info *info)
+static int mrc_ctl_ep_do(struct genl_info *info, u8 cmd, u8 opcode)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
@@ -1755,13 +1796,13 @@ static int mrc_ctl_ep_probe(struct sk_buff *skb, struct genl_info *info)
 		count++;
 	if (!count || count > MRC_EP_MAX_REQS) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[MRC_CTL_A_EP_REQS],
-				    "1 to 512 probes");
+				    "1 to 512 requests");
 		return count ? -E2BIG : -EINVAL;
 	}
 	mdev = mrc_ctl_get_dev(attrs, genl_info_net(info), extack);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	batch = mrc_ep_batch_alloc(count);
+	batch = mrc_ep_batch_alloc(count, opcode);
 	if (!batch) {
 		mrc_ctl_put_dev(mdev);
 		return -ENOMEM;
@@ -1786,8 +1827,7 @@ static int mrc_ctl_ep_probe(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOMEM;
 		goto out;
 	}
-	hdr = genlmsg_put_reply(msg, info, &mrc_ctl_family, 0,
-				MRC_CTL_CMD_EP_PROBE);
+	hdr = genlmsg_put_reply(msg, info, &mrc_ctl_family, 0, cmd);
 	if (!hdr || nla_put(msg, MRC_CTL_A_DEV, nla_len(attrs[MRC_CTL_A_DEV]),
 			    nla_data(attrs[MRC_CTL_A_DEV])) ||
 	    mrc_ctl_ep_put_answers(msg, batch)) {
@@ -1800,6 +1840,17 @@ static int mrc_ctl_ep_probe(struct sk_buff *skb, struct genl_info *info)
 out:
 	mrc_ep_batch_free(batch);
 	return err;
+}
+
+static int mrc_ctl_ep_probe(struct sk_buff *skb, struct genl_info *info)
+{
+	return mrc_ctl_ep_do(info, MRC_CTL_CMD_EP_PROBE, MRC_OP_EP_PROBE);
+}
+
+static int mrc_ctl_ep_port_status(struct sk_buff *skb, struct genl_info *info)
+{
+	return mrc_ctl_ep_do(info, MRC_CTL_CMD_EP_PORT_STATUS,
+			     MRC_OP_EP_PORT_STATUS);
 }
 
 static const struct genl_small_ops mrc_ctl_ops[] = {
@@ -1856,6 +1907,11 @@ static const struct genl_small_ops mrc_ctl_ops[] = {
 	{
 		.cmd = MRC_CTL_CMD_EP_PROBE,
 		.doit = mrc_ctl_ep_probe,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CTL_CMD_EP_PORT_STATUS,
+		.doit = mrc_ctl_ep_port_status,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Connectionless endpoint probes (mrc_ep.h has the lock rules).
+ * Connectionless endpoint probes and port status updates (mrc_ep.h has the
+ * lock rules).
  */
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -14,6 +15,7 @@
 #include "mrc.h"
 #include "mrc_clock.h"
 #include "mrc_ep.h"
+#include "mrc_plane.h"
 #include "mrc_stats.h"
 
 static DEFINE_SPINLOCK(mrc_ep_lock);
@@ -35,6 +37,10 @@ void mrc_ep_dev_init(struct mrc_dev *mdev)
 	spin_lock_init(&mdev->ep.rl_lock);
 	mdev->ep.rl_credit = MRC_EP_REPLY_BURST * MRC_EP_ANSWER;
 	mdev->ep.rl_last_ns = ktime_get_ns();
+	spin_lock_init(&mdev->ep.ports_lock);
+	/* 1: a set that never saw the table (0) applies it. */
+	atomic_set(&mdev->ep.ports_gen, 1);
+	mrc_peer_ports_init(&mdev->ep.ports);
 }
 
 void mrc_ep_dev_close(struct mrc_dev *mdev)
@@ -52,11 +58,12 @@ void mrc_ep_dev_close(struct mrc_dev *mdev)
 	spin_unlock_bh(&mrc_ep_lock);
 }
 
-struct mrc_ep_batch *mrc_ep_batch_alloc(u32 n_reqs)
+struct mrc_ep_batch *mrc_ep_batch_alloc(u32 n_reqs, u8 opcode)
 {
 	struct mrc_ep_batch *b;
 
-	if (!n_reqs || n_reqs > MRC_EP_MAX_REQS)
+	if (!n_reqs || n_reqs > MRC_EP_MAX_REQS ||
+	    (opcode != MRC_OP_EP_PROBE && opcode != MRC_OP_EP_PORT_STATUS))
 		return NULL;
 	b = kvzalloc(struct_size(b, reqs, n_reqs), GFP_KERNEL);
 	if (!b)
@@ -69,6 +76,7 @@ struct mrc_ep_batch *mrc_ep_batch_alloc(u32 n_reqs)
 	INIT_LIST_HEAD(&b->node);
 	init_waitqueue_head(&b->wq);
 	b->n_reqs = n_reqs;
+	b->opcode = opcode;
 	return b;
 }
 
@@ -107,13 +115,17 @@ static int mrc_ep_send_one(struct mrc_dev *mdev, struct mrc_ep_batch *batch,
 	struct sk_buff *skb;
 	int len, err;
 
-	pkt.hdr.opcode = MRC_OP_EP_PROBE;
+	pkt.hdr.opcode = batch->opcode;
 	r->ts_us = (u32)mrc_now_us();
 	pkt.hdr.ts = r->ts_us;
 	pkt.ep_probe.cookie = (u32)batch->id << 16 | i;
 	pkt.ep_probe.ts = r->ts_us;
 	pkt.ep_probe.plane = r->plane;
-	len = (int)mrc_hdr_len(MRC_OP_EP_PROBE);
+	if (batch->opcode == MRC_OP_EP_PORT_STATUS) {
+		pkt.ep_probe.n_planes = r->n_ports;
+		pkt.ep_probe.up_mask = r->up_mask;
+	}
+	len = (int)mrc_hdr_len(batch->opcode);
 	skb = mrc_net_alloc_skb(mdev, &r->src, &r->dst, len);
 	if (!skb)
 		return -ENOMEM;
@@ -142,7 +154,8 @@ static int mrc_ep_send_one(struct mrc_dev *mdev, struct mrc_ep_batch *batch,
 		spin_unlock_bh(&mrc_ep_lock);
 		return err;
 	}
-	mrc_stats_inc(mdev, MRC_CNT_EP_PROBES_SENT);
+	mrc_stats_inc(mdev, batch->opcode == MRC_OP_EP_PROBE ?
+		      MRC_CNT_EP_PROBES_SENT : MRC_CNT_EP_PORT_STATUS_SENT);
 	return 0;
 }
 
@@ -288,47 +301,52 @@ static bool mrc_ep_reply_allowed(struct mrc_dev *mdev)
 	return ok;
 }
 
-/* The plane to answer on: the probe's when it is up here, or the first up. */
-static int mrc_ep_reply_plane(struct mrc_dev *mdev, u8 want)
+/*
+ * The plane to answer on: the request's when it is up here, or the first
+ * up; of those, one the requester did not say is down (@avoid) if any.
+ */
+static int mrc_ep_reply_plane(struct mrc_dev *mdev, u8 want, u8 avoid)
 {
 	u8 up = mrc_planes_up_mask(mdev);
 
+	if (up & ~avoid)
+		up &= ~avoid;
 	if (up & BIT(want))
 		return want;
 	return up ? __ffs(up) : -ENETDOWN;
 }
 
-static void mrc_ep_rcv_probe(struct mrc_dev *mdev, const struct mrc_pkt *pkt,
-			     const struct mrc_rx_meta *meta, u64 arrived_ns)
+/*
+ * Answers @pkt, an EP_PROBE or EP_PORT_STATUS that arrived at @arrived_ns,
+ * with its reply opcode: the cookie, timestamp and port fields echoed.
+ */
+static void mrc_ep_reply(struct mrc_dev *mdev, const struct mrc_pkt *pkt,
+			 const struct mrc_rx_meta *meta, u64 arrived_ns,
+			 u8 avoid)
 {
 	struct mrc_ev_path path = { .udp_sport = meta->udp_sport };
+	u8 opcode = pkt->hdr.opcode + 1;
 	struct mrc_pkt reply = {};
 	struct sk_buff *skb;
 	int len, plane;
 	u64 svc;
 
-	if (!mrc_ep_source_ok(mdev, &meta->saddr)) {
-		mrc_stats_inc(mdev, MRC_CNT_RX_DROP_EP_SOURCE);
-		return;
-	}
-	if (!mrc_ep_reply_allowed(mdev)) {
-		mrc_stats_inc(mdev, MRC_CNT_EP_REPLIES_LIMITED);
-		return;
-	}
-	plane = mrc_ep_reply_plane(mdev, pkt->ep_probe.plane);
+	plane = mrc_ep_reply_plane(mdev, pkt->ep_probe.plane, avoid);
 	if (plane < 0) {
 		mrc_stats_inc(mdev, MRC_CNT_TX_ERRORS);
 		return;
 	}
-	len = (int)mrc_hdr_len(MRC_OP_EP_PROBE_REPLY);
+	len = (int)mrc_hdr_len(opcode);
 	skb = mrc_net_alloc_skb(mdev, &meta->daddr, &meta->saddr, len);
 	if (!skb)
 		return;
-	reply.hdr.opcode = MRC_OP_EP_PROBE_REPLY;
+	reply.hdr.opcode = opcode;
 	reply.hdr.ts = (u32)mrc_now_us();
 	reply.ep_probe.cookie = pkt->ep_probe.cookie;
 	reply.ep_probe.ts = pkt->ep_probe.ts;
 	reply.ep_probe.plane = plane;
+	reply.ep_probe.n_planes = pkt->ep_probe.n_planes;
+	reply.ep_probe.up_mask = pkt->ep_probe.up_mask;
 	svc = ktime_get_ns() - arrived_ns;
 	reply.ep_probe.svc_ns = (u32)min_t(u64, svc, U32_MAX);
 	if (mrc_encode(skb_put(skb, len), len, &reply) != len) {
@@ -341,6 +359,96 @@ static void mrc_ep_rcv_probe(struct mrc_dev *mdev, const struct mrc_pkt *pkt,
 			     READ_ONCE(mdev->settings.ctrl_dscp) << 2 |
 			     INET_ECN_NOT_ECT, NULL))
 		mrc_stats_inc(mdev, MRC_CNT_EP_REPLIES_SENT);
+}
+
+/* A request from a source we answer, within the rate: it may be served. */
+static bool mrc_ep_rcv_request_ok(struct mrc_dev *mdev,
+				  const struct mrc_rx_meta *meta)
+{
+	if (!mrc_ep_source_ok(mdev, &meta->saddr)) {
+		mrc_stats_inc(mdev, MRC_CNT_RX_DROP_EP_SOURCE);
+		return false;
+	}
+	if (!mrc_ep_reply_allowed(mdev)) {
+		mrc_stats_inc(mdev, MRC_CNT_EP_REPLIES_LIMITED);
+		return false;
+	}
+	return true;
+}
+
+static void mrc_ep_rcv_probe(struct mrc_dev *mdev, const struct mrc_pkt *pkt,
+			     const struct mrc_rx_meta *meta, u64 arrived_ns)
+{
+	if (mrc_ep_rcv_request_ok(mdev, meta))
+		mrc_ep_reply(mdev, pkt, meta, arrived_ns, 0);
+}
+
+/* Under ports_lock: the table changed. */
+static void mrc_ep_ports_changed(struct mrc_dev *mdev)
+{
+	if (!atomic_inc_return(&mdev->ep.ports_gen))
+		atomic_inc(&mdev->ep.ports_gen);
+}
+
+/*
+ * A peer's port status: recorded by its source address only, so that it
+ * changes nothing but the paths to that address; then answered. Checked
+ * and counted against the answer rate before the table is touched, so
+ * that a flood costs no more than the answers it gets. A status the table
+ * has no room for is not answered: the sender sees it was not taken.
+ */
+static void mrc_ep_rcv_port_status(struct mrc_dev *mdev,
+				   const struct mrc_pkt *pkt,
+				   const struct mrc_rx_meta *meta,
+				   u64 arrived_ns)
+{
+	const struct mrc_ep_probe *e = &pkt->ep_probe;
+	union ib_gid peer;
+	u8 down;
+	int ret;
+
+	if (!mrc_ep_rcv_request_ok(mdev, meta))
+		return;
+	down = mrc_peer_ports_down_mask(e->n_planes, e->up_mask);
+	mrc_net_addr_to_gid(&meta->saddr, &peer);
+	spin_lock(&mdev->ep.ports_lock);
+	ret = mrc_peer_ports_update(&mdev->ep.ports, peer.raw, down);
+	if (ret > 0)
+		mrc_ep_ports_changed(mdev);
+	spin_unlock(&mdev->ep.ports_lock);
+	if (ret < 0) {
+		mrc_stats_inc(mdev, MRC_CNT_RX_DROP_EP_PORTS_FULL);
+		return;
+	}
+	mrc_stats_inc(mdev, MRC_CNT_EP_PORT_STATUS_APPLIED);
+	/*
+	 * A sender picks again under the new table at its next packet; the
+	 * notify work brings the idle QPs' paths up to date too.
+	 */
+	if (ret > 0)
+		mrc_planes_kick(mdev);
+	mrc_ep_reply(mdev, pkt, meta, arrived_ns, down);
+}
+
+void mrc_ep_peer_ports_apply(struct mrc_dev *mdev, const union ib_gid *peer,
+			     struct mrc_ev_set *set, u32 *seen, u32 now_us)
+{
+	/* Read before the table: a table at least this new is applied. */
+	u32 gen = (u32)atomic_read(&mdev->ep.ports_gen);
+	struct mrc_net_addr addr;
+	union ib_gid key;
+	u8 down;
+
+	if (gen == *seen)
+		return;
+	/* The key as the receive path makes it, IPv4 mapped the same way. */
+	mrc_net_addr_from_gid(peer, &addr);
+	mrc_net_addr_to_gid(&addr, &key);
+	spin_lock_bh(&mdev->ep.ports_lock);
+	down = mrc_peer_ports_lookup(&mdev->ep.ports, key.raw);
+	spin_unlock_bh(&mdev->ep.ports_lock);
+	mrc_peer_ports_apply(set, down, now_us);
+	*seen = gen;
 }
 
 /* Module lock held: the request @cookie names, if it awaits this answer. */
@@ -356,7 +464,9 @@ static struct mrc_ep_req *mrc_ep_find(struct mrc_dev *mdev,
 	list_for_each_entry(b, &mdev->ep.batches, node) {
 		if (b->id != cookie >> 16)
 			continue;
-		if ((cookie & 0xffff) >= b->n_reqs)
+		/* The reply of what the batch sent, to a request it has. */
+		if (pkt->hdr.opcode != b->opcode + 1 ||
+		    (cookie & 0xffff) >= b->n_reqs)
 			return NULL;
 		r = &b->reqs[cookie & 0xffff];
 		/* From the address it went to, to the one it came from. */
@@ -364,6 +474,11 @@ static struct mrc_ep_req *mrc_ep_find(struct mrc_dev *mdev,
 		    !mrc_net_addr_equal(&r->dst, &meta->saddr) ||
 		    !mrc_net_addr_equal(&r->src, &meta->daddr) ||
 		    now > r->deadline_ns)
+			return NULL;
+		/* A status is answered with what the peer took. */
+		if (b->opcode == MRC_OP_EP_PORT_STATUS &&
+		    (pkt->ep_probe.n_planes != r->n_ports ||
+		     pkt->ep_probe.up_mask != r->up_mask))
 			return NULL;
 		*batchp = b;
 		return r;
@@ -398,7 +513,9 @@ static void mrc_ep_rcv_reply(struct mrc_dev *mdev, const struct mrc_pkt *pkt,
 	if (mrc_ep_batch_done(b))
 		wake_up(&b->wq);
 	spin_unlock(&mrc_ep_lock);
-	mrc_stats_inc(mdev, MRC_CNT_EP_PROBES_ANSWERED);
+	mrc_stats_inc(mdev, pkt->hdr.opcode == MRC_OP_EP_PROBE_REPLY ?
+		      MRC_CNT_EP_PROBES_ANSWERED :
+		      MRC_CNT_EP_PORT_STATUS_ANSWERED);
 }
 
 void mrc_ep_rcv(struct mrc_dev *mdev, struct sk_buff *skb,
@@ -406,9 +523,16 @@ void mrc_ep_rcv(struct mrc_dev *mdev, struct sk_buff *skb,
 {
 	u64 now = ktime_get_ns();
 
-	if (pkt->hdr.opcode == MRC_OP_EP_PROBE)
+	switch (pkt->hdr.opcode) {
+	case MRC_OP_EP_PROBE:
 		mrc_ep_rcv_probe(mdev, pkt, meta, now);
-	else
+		break;
+	case MRC_OP_EP_PORT_STATUS:
+		mrc_ep_rcv_port_status(mdev, pkt, meta, now);
+		break;
+	default:
 		mrc_ep_rcv_reply(mdev, pkt, meta, now);
+		break;
+	}
 	consume_skb(skb);
 }

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Connectionless endpoint probes: the controller's EV probes
+ * Connectionless endpoint operations: the controller's EV probes
  * (MRC_CTL_CMD_EP_PROBE, Documentation/controller.rst). A device sends an
  * EP_PROBE from one of its GIDs to a peer's address over a chosen plane
  * and EV; the peer's device itself (no QP) answers with an EP_PROBE_REPLY
  * that echoes the probe's cookie and timestamp, and the prober measures
  * the round trip. Documentation/wire-format.rst has the packets.
+ *
+ * Port status updates (MRC_CTL_CMD_EP_PORT_STATUS) go the same way, as
+ * EP_PORT_STATUS with the sender's port up mask: the peer's device records
+ * it by the sender's address (core/mrc_peer_ports.h), its connections to
+ * that address stop using the planes said down, and it answers with an
+ * EP_PORT_STATUS_REPLY that echoes the mask.
  *
  * Lock rules: one module-wide spinlock (BH) guards every device's list of
  * batches, the batches' answers and their dead flags, so that a caller
@@ -15,6 +21,8 @@
  * list from mrc_ep_batch_start() until mrc_ep_batch_wait() or device
  * removal unlinks it, and the receive path touches it only there, under
  * the lock. The answer rate limiter has a spinlock of its own per device.
+ * The peers' port table has one too (BH), taken alone or under qp->lock;
+ * its generation is bumped under it after every change.
  */
 #ifndef MRC_EP_H
 #define MRC_EP_H
@@ -24,6 +32,7 @@
 #include <linux/wait.h>
 
 #include "mrc_net.h"
+#include "mrc_peer_ports.h"
 
 struct mrc_dev;
 
@@ -51,6 +60,10 @@ struct mrc_dev;
  * @rl_lock: guards the rate limiter
  * @rl_credit: answers banked, in billionths of an answer, at most a burst
  * @rl_last_ns: when the credit was last brought up to date
+ * @ports_lock: guards @ports
+ * @ports_gen: bumped on every change of @ports, never 0, for
+ *	mrc_ep_peer_ports_apply()
+ * @ports: the peers that said a port of theirs is down
  */
 struct mrc_ep_dev {
 	struct list_head batches;
@@ -59,6 +72,9 @@ struct mrc_ep_dev {
 	spinlock_t rl_lock;	/* the rate limiter's, softirq only */
 	u64 rl_credit;
 	u64 rl_last_ns;
+	spinlock_t ports_lock;	/* BH */
+	atomic_t ports_gen;
+	struct mrc_peer_ports ports;
 };
 
 /**
@@ -73,6 +89,9 @@ struct mrc_ep_dev {
  * @deadline_ns: departure + @timeout_ns (ktime_get_ns())
  * @sent_ns: its departure
  * @ts_us: the timestamp it carries, which the answer must echo
+ * @n_ports: EP_PORT_STATUS: the device's planes when it was asked
+ * @up_mask: EP_PORT_STATUS: the planes it says are up, which the answer
+ *	must echo
  * @sent: it left (the IP layer took it)
  * @answered: its answer arrived
  */
@@ -87,6 +106,8 @@ struct mrc_ep_req {
 	u64 deadline_ns;
 	u64 sent_ns;
 	u32 ts_us;
+	u8 n_ports;
+	u8 up_mask;
 	bool sent;
 	bool answered;
 };
@@ -111,6 +132,7 @@ struct mrc_ep_answer {
  * @node: on the device's @batches while it can be answered
  * @wq: the caller waits here
  * @id: the high half of its probes' cookies, unique on the device
+ * @opcode: what it sends: MRC_OP_EP_PROBE or MRC_OP_EP_PORT_STATUS
  * @dead: the device went away (module lock)
  * @n_reqs: entries of @reqs
  * @n_sent: of which sent
@@ -122,6 +144,7 @@ struct mrc_ep_batch {
 	struct list_head node;
 	wait_queue_head_t wq;
 	u16 id;
+	u8 opcode;
 	bool dead;
 	u32 n_reqs;
 	u32 n_sent;
@@ -146,8 +169,12 @@ void mrc_ep_dev_init(struct mrc_dev *mdev);
  */
 void mrc_ep_dev_close(struct mrc_dev *mdev);
 
-/* Process context. NULL when out of memory; @n_reqs <= MRC_EP_MAX_REQS. */
-struct mrc_ep_batch *mrc_ep_batch_alloc(u32 n_reqs);
+/*
+ * Process context: a batch of @n_reqs (<= MRC_EP_MAX_REQS) requests of
+ * @opcode (MRC_OP_EP_PROBE or MRC_OP_EP_PORT_STATUS). NULL when out of
+ * memory or for bad arguments.
+ */
+struct mrc_ep_batch *mrc_ep_batch_alloc(u32 n_reqs, u8 opcode);
 void mrc_ep_batch_free(struct mrc_ep_batch *batch);
 
 /*
@@ -166,7 +193,20 @@ void mrc_ep_batch_start(struct mrc_dev *mdev, struct mrc_ep_batch *batch);
  */
 int mrc_ep_batch_wait(struct mrc_ep_batch *batch);
 
-/* mrc_recv.c: an EP_PROBE or EP_PROBE_REPLY for @mdev (mrc_rcv()'s rules). */
+/*
+ * Under the set's lock (qp->lock), any context: when the peers' port
+ * table changed since *@seen, makes @set's MRC_EV_PLANE_PEER_PORT_DOWN
+ * flags what the table says of @peer (none when it has no entry), and
+ * stores the generation in *@seen (0: never applied). Cheap when nothing
+ * changed (one atomic read).
+ */
+void mrc_ep_peer_ports_apply(struct mrc_dev *mdev, const union ib_gid *peer,
+			     struct mrc_ev_set *set, u32 *seen, u32 now_us);
+
+/*
+ * mrc_recv.c: an EP_PROBE, EP_PORT_STATUS or a reply for @mdev
+ * (mrc_rcv()'s rules).
+ */
 void mrc_ep_rcv(struct mrc_dev *mdev, struct sk_buff *skb,
 		const struct mrc_pkt *pkt, const struct mrc_rx_meta *meta);
 

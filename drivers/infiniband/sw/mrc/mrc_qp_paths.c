@@ -11,6 +11,7 @@
 #include "mrc.h"
 #include "mrc_clock.h"
 #include "mrc_ctl_events.h"
+#include "mrc_ep.h"
 #include "mrc_ev_single.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
@@ -280,6 +281,7 @@ int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid)
 		mrc_ev_set_watch(&paths->set, mrc_qp_paths_ev_changed, qp);
 		swap(paths->profile, profile);
 		paths->plane_gen = 0;
+		paths->port_gen = 0;
 		paths->deny_gen = 0;
 		/* A profile's denials as they stand now. */
 		if (paths->profile)
@@ -307,6 +309,8 @@ void mrc_qp_paths_refresh(struct mrc_qp *qp, u32 now_us)
 		return;
 	mrc_planes_apply(to_mrc_dev(qp->ibqp.device), &paths->set,
 			 &paths->plane_gen, now_us);
+	mrc_ep_peer_ports_apply(to_mrc_dev(qp->ibqp.device), &qp->path.dgid,
+				&paths->set, &paths->port_gen, now_us);
 	mrc_qp_paths_apply_denials(qp);
 }
 
@@ -438,8 +442,13 @@ static bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us)
 		spin_unlock_bh(&qp->lock);
 		return false;
 	}
-	/* Our own EVs on a dead plane retire now, not at the next send. */
+	/*
+	 * Our own EVs on a dead plane, and those on a plane the peer said is
+	 * down at its end, retire now, not at the next send.
+	 */
 	mrc_planes_apply(mdev, set, &paths->plane_gen, now_us);
+	mrc_ep_peer_ports_apply(mdev, &qp->path.dgid, set, &paths->port_gen,
+				now_us);
 	down = mrc_qp_paths_down_mask(set);
 	if (down != n->down_mask) {
 		n->down_mask = down;

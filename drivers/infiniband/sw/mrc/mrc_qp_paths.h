@@ -75,6 +75,7 @@ struct mrc_qp_paths {
 	 */
 	struct mrc_profile *bound;
 	u32 plane_gen;			/* for mrc_planes_apply() */
+	u32 port_gen;			/* for mrc_ep_peer_ports_apply() */
 	int deny_gen;			/* the profile's, when last applied */
 	bool ready;			/* set built: RTR and later */
 	struct mrc_plane_notice notice;
@@ -90,8 +91,8 @@ int mrc_qp_paths_build(struct mrc_qp *qp, const union ib_gid *dgid);
 
 /*
  * Brings the EV set up to date before a pick elsewhere (the requester's
- * sender core): plane states and the peer's denials. Caller holds
- * qp->lock.
+ * sender core): plane states, the peer's port status and the denials.
+ * Caller holds qp->lock.
  */
 void mrc_qp_paths_refresh(struct mrc_qp *qp, u32 now_us);
 

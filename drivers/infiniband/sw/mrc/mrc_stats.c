@@ -63,6 +63,10 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_RX_DROP_EP_SOURCE].name	= "rx_drop_ep_source",
 	[MRC_CNT_RX_DROP_EP_UNMATCHED].name	= "rx_drop_ep_unmatched",
 	[MRC_CNT_EXP_TIMEOUTS].name		= "exp_timeouts",
+	[MRC_CNT_EP_PORT_STATUS_SENT].name	= "ep_port_status_sent",
+	[MRC_CNT_EP_PORT_STATUS_ANSWERED].name	= "ep_port_status_answered",
+	[MRC_CNT_EP_PORT_STATUS_APPLIED].name	= "ep_port_status_applied",
+	[MRC_CNT_RX_DROP_EP_PORTS_FULL].name	= "rx_drop_ep_ports_full",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

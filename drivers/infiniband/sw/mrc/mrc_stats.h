@@ -75,6 +75,11 @@ enum mrc_counter {
 	MRC_CNT_RX_DROP_EP_SOURCE,	/* EP_PROBE from an unusable source */
 	MRC_CNT_RX_DROP_EP_UNMATCHED,	/* a reply no probe awaits (late) */
 	MRC_CNT_EXP_TIMEOUTS,		/* RTOs in the exponential stage */
+	/* The controller's port status updates (mrc_ep.c). */
+	MRC_CNT_EP_PORT_STATUS_SENT,
+	MRC_CNT_EP_PORT_STATUS_ANSWERED, /* replies matched in time */
+	MRC_CNT_EP_PORT_STATUS_APPLIED,	/* peers' statuses taken (answered) */
+	MRC_CNT_RX_DROP_EP_PORTS_FULL,	/* a status from one peer too many */
 	MRC_CNT_NUM
 };
 
