@@ -253,8 +253,10 @@ struct mrc_nl_cc_state {
 };
 
 /*
- * One probe of EP_PROBE: @ev's format says whether it carries a UDP
- * source port or an SRv6 container, @ev.plane the plane it leaves on.
+ * One request of EP_PROBE or EP_PORT_STATUS: @ev's format says whether it
+ * carries a UDP source port or an SRv6 container, @ev.plane the plane it
+ * leaves on. @port_status (EP_PORT_STATUS only): bit p set when plane p
+ * is up.
  */
 struct mrc_nl_ep_req {
 	uint16_t req_id;
@@ -263,9 +265,11 @@ struct mrc_nl_ep_req {
 	bool has_dscp;
 	uint8_t dscp;
 	uint64_t timeout_ns;
+	bool has_port_status;
+	uint32_t port_status;
 };
 
-/* One answer of EP_PROBE, in arrival order. */
+/* One answer of EP_PROBE or EP_PORT_STATUS, in arrival order. */
 struct mrc_nl_ep_rsp {
 	uint16_t req_id;
 	uint32_t plane;			/* the answer came back on */
@@ -332,6 +336,9 @@ struct nlmsghdr *mrc_nl_req_plane_dump(struct mrc_nl *nl, const char *dev);
 struct nlmsghdr *mrc_nl_req_ep_probe(struct mrc_nl *nl, const char *dev,
 				     const struct mrc_nl_ep_req *reqs,
 				     uint32_t num);
+struct nlmsghdr *mrc_nl_req_ep_port_status(struct mrc_nl *nl, const char *dev,
+					   const struct mrc_nl_ep_req *reqs,
+					   uint32_t num);
 
 /*
  * --- mrc_ctl_nl_msg.c: answers, one message each call. Decoders return
@@ -357,8 +364,8 @@ int mrc_nl_decode_cc(const struct nlmsghdr *nlh, struct mrc_nl_cc_state *st);
 int mrc_nl_decode_event(const struct nlmsghdr *nlh, uint16_t family,
 			struct mrc_nl_event *event);
 /*
- * EP_PROBE's answer into @rsp (room for @cap), *@num of them; EBADMSG also
- * for more answers than @cap, or a request id twice.
+ * EP_PROBE's or EP_PORT_STATUS's answer into @rsp (room for @cap), *@num
+ * of them; EBADMSG also for more answers than @cap, or a request id twice.
  */
 int mrc_nl_decode_ep_probe(const struct nlmsghdr *nlh,
 			   struct mrc_nl_ep_rsp *rsp, uint32_t cap,
@@ -444,5 +451,9 @@ int mrc_nl_cc_set(struct mrc_nl *nl, const char *dev,
 int mrc_nl_ep_probe(struct mrc_nl *nl, const char *dev,
 		    const struct mrc_nl_ep_req *reqs, uint32_t num,
 		    struct mrc_nl_ep_rsp *rsp, uint32_t *num_rsp);
+/* As mrc_nl_ep_probe(), port status updates (each with its port_status). */
+int mrc_nl_ep_port_status(struct mrc_nl *nl, const char *dev,
+			  const struct mrc_nl_ep_req *reqs, uint32_t num,
+			  struct mrc_nl_ep_rsp *rsp, uint32_t *num_rsp);
 
 #endif /* LIB_MRC_CTL_NL_H */

@@ -260,3 +260,16 @@ int mrc_nl_ep_probe(struct mrc_nl *nl, const char *dev,
 	return mrc_nl_talk(nl, mrc_nl_req_ep_probe(nl, dev, reqs, num),
 			   mrc_nl_parse_ep_probe, &a);
 }
+
+int mrc_nl_ep_port_status(struct mrc_nl *nl, const char *dev,
+			  const struct mrc_nl_ep_req *reqs, uint32_t num,
+			  struct mrc_nl_ep_rsp *rsp, uint32_t *num_rsp)
+{
+	struct mrc_nl_ep_answer a = { rsp, num, num_rsp };
+
+	*num_rsp = 0;
+	if (mrc_nl_dev_ok(dev) || !num || num > MRC_NL_EP_MAX_REQS)
+		return mrc_nl_refuse(nl);
+	return mrc_nl_talk(nl, mrc_nl_req_ep_port_status(nl, dev, reqs, num),
+			   mrc_nl_parse_ep_probe, &a);
+}

@@ -368,11 +368,12 @@ struct nlmsghdr *mrc_nl_req_plane_dump(struct mrc_nl *nl, const char *dev)
 	return mrc_nl_req(nl, MRC_CTL_CMD_PLANE_GET, NLM_F_DUMP, dev);
 }
 
-struct nlmsghdr *mrc_nl_req_ep_probe(struct mrc_nl *nl, const char *dev,
-				     const struct mrc_nl_ep_req *reqs,
-				     uint32_t num)
+static struct nlmsghdr *mrc_nl_req_ep(struct mrc_nl *nl, uint8_t cmd,
+				      const char *dev,
+				      const struct mrc_nl_ep_req *reqs,
+				      uint32_t num)
 {
-	struct nlmsghdr *nlh = mrc_nl_req(nl, MRC_CTL_CMD_EP_PROBE, 0, dev);
+	struct nlmsghdr *nlh = mrc_nl_req(nl, cmd, 0, dev);
 	struct nlattr *list, *req, *ev;
 	uint32_t i;
 
@@ -390,10 +391,27 @@ struct nlmsghdr *mrc_nl_req_ep_probe(struct mrc_nl *nl, const char *dev,
 		if (r->has_dscp)
 			mnl_attr_put_u8(nlh, MRC_CTL_EP_A_DSCP, r->dscp);
 		mnl_attr_put_u64(nlh, MRC_CTL_EP_A_TIMEOUT, r->timeout_ns);
+		if (r->has_port_status)
+			mnl_attr_put_u32(nlh, MRC_CTL_EP_A_PORT_STATUS,
+					 r->port_status);
 		mnl_attr_nest_end(nlh, req);
 	}
 	mnl_attr_nest_end(nlh, list);
 	return nlh;
+}
+
+struct nlmsghdr *mrc_nl_req_ep_probe(struct mrc_nl *nl, const char *dev,
+				     const struct mrc_nl_ep_req *reqs,
+				     uint32_t num)
+{
+	return mrc_nl_req_ep(nl, MRC_CTL_CMD_EP_PROBE, dev, reqs, num);
+}
+
+struct nlmsghdr *mrc_nl_req_ep_port_status(struct mrc_nl *nl, const char *dev,
+					   const struct mrc_nl_ep_req *reqs,
+					   uint32_t num)
+{
+	return mrc_nl_req_ep(nl, MRC_CTL_CMD_EP_PORT_STATUS, dev, reqs, num);
 }
 
 /* ------------------------------------------------------------------ */

@@ -752,6 +752,10 @@ static void unprivileged(void)
 	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
 					       &req, 1, 1000, &rsp, &n),
 		    EPERM);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
+					       &req, 1, 1000, &rsp, &n),
+		    EPERM);
 	/* Refused before any socket was opened. */
 	CHECK_EQ(fake_nl.opens, 0);
 	CHECK_EQ(fake_nl.num_requests, 0);
@@ -1706,34 +1710,6 @@ static void ev_event_cq(void)
 	CHECK_EQ(mrc_destroy_context(ctx), 0);
 }
 
-static void not_in_the_kernel_yet(void)
-{
-	struct mrc_context *ctx = ctl_setup();
-	struct mrc_ctl_ep_req req = { 0 };
-	struct mrc_ctl_ep_rsp rsp;
-	int n = 7;
-
-	req.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
-	req.req_ev.port = 1;
-	req.req_ev.val[1] = 1;
-	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
-					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
-					       &req, 1, 1000, &rsp, &n),
-		    EOPNOTSUPP);
-	CHECK_EQ(n, 0);
-	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
-					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
-					       &req, 0, 1000, &rsp, &n),
-		    EINVAL);
-	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, 7, &req, 1, 1000, &rsp,
-					       &n), EINVAL);
-	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
-					       &req, 1, 1000, &rsp, NULL),
-		    EINVAL);
-	CHECK_EQ(fake_nl.num_requests, 0);
-	CHECK_EQ(mrc_destroy_context(ctx), 0);
-}
-
 /* ------------------------------------------------------------------ */
 /* EV probes                                                           */
 /* ------------------------------------------------------------------ */
@@ -1991,6 +1967,154 @@ static void ep_probe_refused(void)
 	CHECK_EQ(mrc_destroy_context(ctx), 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* Port status updates                                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * EP_PORT_STATUS: the probe's request with PORT_STATUS, port N's bit as
+ * plane N - 1's; the answer as EP_PROBE's.
+ */
+static void ep_port_status_request_and_answer(void)
+{
+	struct mrc_context *ctx = ctl_setup();
+	struct mrc_ctl_ep_req req[3];
+	struct mrc_ctl_ep_rsp rsp[3];
+	const struct nlattr *list;
+	struct fake_nl_answer *a;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int n = 9, i;
+
+	ep_req(&req[0], 3, 1, 49152);
+	req[0].op.port_status_update.port_status = 0x2;	/* port 2 down */
+	ep_req(&req[1], 4, 2, 49153);
+	req[1].op.port_status_update.port_status = 0x6;	/* all up */
+	ep_req(&req[2], 5, 8, 49154);
+	req[2].op.port_status_update.port_status = 0x1fe;
+	a = fake_nl_answer(0);
+	nlh = fake_nl_msg(a, U_CMD_EP_PORT_STATUS);
+	mnl_attr_put_strz(nlh, U_A_DEV, "mrc9");
+	nest = mnl_attr_nest_start(nlh, U_A_EP_REQS);
+	ep_answer(nlh, 4, 1, 2500, true);
+	ep_answer(nlh, 3, 0, 4000, true);
+	mnl_attr_nest_end(nlh, nest);
+	fake_nl_msg_end(a, nlh);
+	CHECK_EQ(mrc_ctl_ep_batch_send_wait(ctx, 10 << 2,
+					    MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
+					    req, 3, 1000000, rsp, &n), 0);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(rsp[0].req_id, 4);
+	CHECK_EQ(rsp[0].port, 2);
+	CHECK_EQ(rsp[0].rtt, 2500);
+	CHECK_EQ(rsp[0].adj_svc_time, 1);
+	CHECK_EQ(rsp[1].req_id, 3);
+	CHECK_EQ(rsp[1].port, 1);
+	CHECK_EQ(rsp[1].rtt, 4000);
+
+	CHECK_EQ(fake_nl.num_requests, 1);
+	CHECK_EQ(req_cmd(0), U_CMD_EP_PORT_STATUS);
+	CHECK(!(req_msg(0)->nlmsg_flags & NLM_F_DUMP));
+	CHECK_EQ(count_attrs(req_msg(0)), 2);
+	list = msg_attr(req_msg(0), U_A_EP_REQS);
+	CHECK_EQ(count_nested(list), 3);
+	for (i = 0; i < 3; i++) {
+		const struct nlattr *r = nest_nth(list, i);
+		const uint32_t want[] = { 0x1, 0x3, 0xff };
+		const uint32_t planes[] = { 0, 1, 7 };
+		const struct nlattr *ev;
+
+		CHECK(r && mnl_attr_get_type(r) == U_A_EP_REQ);
+		if (!r)
+			break;
+		CHECK_EQ(attr_uint(nest_attr(r, U_EP_REQ_ID), 2), 3 + i);
+		ev = nest_attr(r, U_EP_EV);
+		CHECK_EQ(attr_uint(nest_attr(ev, U_EV_PLANE), 4), planes[i]);
+		CHECK_EQ(attr_uint(nest_attr(ev, U_EV_UDP_SPORT), 2),
+			 49152 + i);
+		CHECK_EQ(attr_uint(nest_attr(r, U_EP_DSCP), 1), 10);
+		CHECK_EQ(attr_uint(nest_attr(r, U_EP_TIMEOUT), 8), 1000000);
+		CHECK_EQ(attr_uint(nest_attr(r, U_EP_PORT_STATUS), 4), want[i]);
+		CHECK_EQ(count_nested(r), 7);
+	}
+
+	/* A probe carries no PORT_STATUS, whatever the union holds. */
+	fake_nl_reset();
+	a = fake_nl_answer(0);
+	nlh = fake_nl_msg(a, U_CMD_EP_PROBE);
+	nest = mnl_attr_nest_start(nlh, U_A_EP_REQS);
+	mnl_attr_nest_end(nlh, nest);
+	fake_nl_msg_end(a, nlh);
+	CHECK_EQ(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					    req, 1, 1000, rsp, &n), 0);
+	CHECK_EQ(req_cmd(0), U_CMD_EP_PROBE);
+	CHECK(!nest_attr(nest_nth(msg_attr(req_msg(0), U_A_EP_REQS), 0),
+			 U_EP_PORT_STATUS));
+	CHECK_EQ(mrc_destroy_context(ctx), 0);
+}
+
+static void ep_port_status_refused(void)
+{
+	struct mrc_context *ctx = ctl_setup();
+	struct mrc_ctl_ep_req req[2];
+	struct mrc_ctl_ep_rsp rsp[2];
+	int n = 7;
+
+	/* Refused by lib_mrc, nothing sent. */
+	ep_req(&req[0], 1, 1, 49152);
+	req[0].op.port_status_update.port_status = 0x3;	/* bit 0: no port */
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
+					       req, 1, 1000, rsp, &n), EINVAL);
+	CHECK_EQ(n, 0);
+	req[0].op.port_status_update.port_status = 0x2;
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
+					       req, 0, 1000, rsp, &n), EINVAL);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
+					       req, 1, 0, rsp, &n), EINVAL);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
+					       req, 513, 1000, rsp, &n),
+		    EINVAL);
+	ep_req(&req[0], 1, 0, 49152);		/* port 0 */
+	req[0].op.port_status_update.port_status = 0x2;
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
+					       req, 1, 1000, rsp, &n), EINVAL);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0, 7, req, 1, 1000, rsp,
+					       &n), EINVAL);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
+					       req, 1, 1000, rsp, NULL),
+		    EINVAL);
+	CHECK_EQ(fake_nl.num_requests, 0);
+
+	/*
+	 * Refused by the kernel (no port up, or a port the device lacks):
+	 * its errno, nothing reported.
+	 */
+	ep_req(&req[0], 1, 1, 49152);
+	req[0].op.port_status_update.port_status = 0;
+	fake_nl_answer(EINVAL)->why = "PORT_STATUS: ports of the device only";
+	n = 9;
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
+					       req, 1, 1000, rsp, &n), EINVAL);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(fake_nl.num_requests, 1);
+	CHECK_EQ(req_cmd(0), U_CMD_EP_PORT_STATUS);
+	CHECK_EQ(attr_uint(nest_attr(nest_nth(msg_attr(req_msg(0),
+						       U_A_EP_REQS), 0),
+				     U_EP_PORT_STATUS), 4), 0);
+	fake_nl_answer(ENODEV);
+	CHECK_FAILS(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					       MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
+					       req, 1, 1000, rsp, &n), ENODEV);
+	CHECK_EQ(mrc_destroy_context(ctx), 0);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(request_dev_get_bytes),
 	KTAP_CASE(request_ev_set_bytes),
@@ -2018,10 +2142,11 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(cc_profile),
 	KTAP_CASE(ev_event_decoded),
 	KTAP_CASE(ev_event_cq),
-	KTAP_CASE(not_in_the_kernel_yet),
 	KTAP_CASE(ep_probe_request_and_answer),
 	KTAP_CASE(ep_probe_bad_answers),
 	KTAP_CASE(ep_probe_refused),
+	KTAP_CASE(ep_port_status_request_and_answer),
+	KTAP_CASE(ep_port_status_refused),
 };
 
 KTAP_MAIN("lib_mrc_ctl", cases)
