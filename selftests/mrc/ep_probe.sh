@@ -10,12 +10,20 @@
 # returns at its timeout; bad requests are refused (EINVAL, EOPNOTSUPP,
 # EPERM); a peer answers at most a burst of 1024 and then its rate
 # (ep_replies_limited); removing the device wakes a waiting caller (ENODEV).
+# Port status updates (MRC_CTL_EP_OP_PORT_STATUS_UPDATE, EP_PORT_STATUS):
+# while the integrity test runs an RC QP from B to A, A tells B "port 2
+# down": B's EVs to A over plane 1 go ASSUMED_BAD and carry nothing, the
+# traffic goes on over plane 0, and "all up" brings them back; the same
+# status from another address of A's host does not touch B's paths to A;
+# bad updates are refused (EINVAL, EPERM).
 # lab-timeout: 600
 set -u
 . "$(dirname "$0")/lib.sh"
 mrc_require_root_tools
 PROBE=$MRC_SELFTEST_DIR/mrc-ctl-probe
 [ -x "$PROBE" ] || ktap_skip_all "no $PROBE: run make first"
+INTEGRITY=$MRC_SELFTEST_DIR/integrity
+[ -x "$INTEGRITY" ] || ktap_skip_all "no $INTEGRITY: run make first"
 if ldd "$PROBE" | grep -q "not found"; then
 	ktap_skip_all "$PROBE cannot find its libraries: $(ldd "$PROBE" | grep 'not found' | tr -s ' \t' ' ')"
 fi
@@ -31,6 +39,7 @@ in_b() { ip netns exec mrcnb "$@"; }
 
 cleanup()
 {
+	[ -n "${INT_PID:-}" ] && kill "$INT_PID" 2>/dev/null
 	remove_two_hosts
 	mrc_cleanup
 	rm -rf "$tmp"
@@ -73,7 +82,7 @@ counter()	# IBDEV NAME
 	mrc_counters "$1" "$2" | cut -d' ' -f2
 }
 
-ktap_begin 7
+ktap_begin 14
 
 if ! make_bonded_hosts >"$tmp/setup" 2>&1; then
 	sed 's/^/# /' "$tmp/setup"
@@ -180,6 +189,150 @@ rate_limited()
 		[ $((limited1 - limited0)) -gt 0 ]
 }
 ktap_check "answers_rate_limited" rate_limited
+
+# Port status updates. B's EVs (its QPs' paths, all to A), one line each:
+# PLANE STATE SENT.
+b_evs()
+{
+	mrc_ev_table mrc1 |
+		awk "$MRC_EV_FIELDS"'{ print f["plane"], f["state"], f["sent"] }'
+}
+
+b_count()	# PLANE STATE
+{
+	b_evs | awk -v p="$1" -v s="$2" '$1 == p && $2 == s { n++ }
+		END { print n + 0 }'
+}
+
+b_sent()	# PLANE: packets B's EVs over it sent
+{
+	b_evs | awk -v p="$1" '$1 == p { n += $3 } END { print n + 0 }'
+}
+
+b_plane_down()	# PLANE: it has EVs, all ASSUMED_BAD
+{
+	local total
+	total=$(b_evs | awk -v p="$1" '$1 == p' | wc -l)
+	[ "$total" -gt 0 ] && [ "$(b_count "$1" ASSUMED_BAD)" -eq "$total" ]
+}
+
+b_plane_usable()	# PLANE: one of its EVs at least GOOD or UNKNOWN
+{
+	[ $(($(b_count "$1" GOOD) + $(b_count "$1" UNKNOWN))) -gt 0 ]
+}
+
+b_summary()
+{
+	echo "# B's EVs: plane 0 $(b_count 0 ASSUMED_BAD) bad, sent $(b_sent 0); plane 1 $(b_count 1 ASSUMED_BAD) bad, sent $(b_sent 1)"
+}
+
+# One port status update from SRC to B over PORT:SPORT, answered on port
+# ANSWER_PORT (B answers on the request's port unless the status says it
+# is down).
+status_answered()	# SRC STATUS PORT:SPORT ANSWER_PORT
+{
+	local out
+	out=$("$PROBE" mrc0 port-status "$1" $B 1000000000 "$2" "$3") ||
+		{ echo "$out" | sed 's/^/# /'; return 1; }
+	echo "$out" | sed 's/^/# /'
+	echo "$out" | grep -q "^answered 1 of 1 " &&
+		echo "$out" | grep -q "^rsp req 1 port $4 "
+}
+
+# The integrity test from B (requester, mrc1) to A (mrc0), WRITEs and
+# SENDs only, so that every data packet goes B to A; connected, then
+# holding its first transfer until $tmp/go. Started here, not in a check
+# (a subshell), so that its exit status can be waited for.
+A3=192.0.2.3
+"$INTEGRITY" -w -n 100000 -t 120 -d 4 -W "$tmp/go" -S "$tmp/stop" \
+	mrc1 $B mrc0 $A >"$tmp/int" 2>&1 &
+INT_PID=$!
+status_setup()
+{
+	wait_for 30 grep -q "^# connected" "$tmp/int" ||
+		{ sed 's/^/# /' "$tmp/int"; return 1; }
+	# A second address of A's host: a GID of mrc0, a peer B has no QP to.
+	in_a ip addr add $A3/24 dev bond0 &&
+	ip -n mrcnb neigh replace $A3 dev bond0 nud permanent \
+		lladdr "$(in_a cat /sys/class/net/bond0/address)" &&
+	wait_for 5 ib_has_gid mrc0 "ffff:c000:0203 RoCE v2" || return 1
+	b_summary
+	! b_plane_down 0 && ! b_plane_down 1
+}
+ktap_check "port_status_setup_b_to_a_connected" status_setup
+
+other_address_spares()
+{
+	local rc=0
+	status_answered $A3 0x2 1:49152 1 || rc=1
+	# Applied (if at all) by the time the answer left; give the work a
+	# moment anyway.
+	sleep 1
+	b_summary
+	[ "$(b_count 1 ASSUMED_BAD)" -eq 0 ] ||
+		{ echo "# a status from $A3 took B's paths to $A down"; rc=1; }
+	status_answered $A3 0x6 1:49152 1 || rc=1
+	return $rc
+}
+ktap_check "port_status_from_another_address_spares_paths_to_a" other_address_spares
+
+status_down()
+{
+	local rc=0
+	# Sent over port 2 itself: B answers on port 1.
+	status_answered $A 0x2 2:49152 1 || rc=1
+	wait_for 5 b_plane_down 1 ||
+		{ echo "# B's EVs over plane 1 not all ASSUMED_BAD"; rc=1; }
+	b_summary
+	[ "$(b_count 0 ASSUMED_BAD)" -eq 0 ] || rc=1
+	return $rc
+}
+ktap_check "port_2_down_retires_b_paths_over_plane_1" status_down
+
+traffic_avoids()
+{
+	local s0 s1 p0
+	s0=$(b_sent 1)
+	touch "$tmp/go"
+	sleep 4
+	s1=$(b_sent 1)
+	p0=$(b_sent 0)
+	b_summary
+	echo "# B sent $((s1 - s0)) packets over plane 1 in 4 s of traffic, $p0 over plane 0"
+	[ "$s1" -eq "$s0" ] && [ "$p0" -gt 0 ] && kill -0 "$INT_PID"
+}
+ktap_check "traffic_b_to_a_leaves_plane_1" traffic_avoids
+
+status_up()
+{
+	local rc=0 s0 s1
+	status_answered $A 0x6 2:49152 2 || rc=1
+	wait_for 10 b_plane_usable 1 ||
+		{ echo "# B's EVs over plane 1 not back"; rc=1; }
+	s0=$(b_sent 1)
+	sleep 2
+	s1=$(b_sent 1)
+	b_summary
+	echo "# B sent $((s1 - s0)) packets over plane 1 in 2 s after all up"
+	[ "$s1" -gt "$s0" ] || rc=1
+	return $rc
+}
+ktap_check "all_up_restores_plane_1" status_up
+
+touch "$tmp/stop"
+wait "$INT_PID"
+INT_RC=$?
+INT_PID=
+in_a ip addr del $A3/24 dev bond0
+traffic_intact()
+{
+	tail -4 "$tmp/int" | sed 's/^/# /'
+	echo "# integrity exit status $INT_RC"
+	[ "$INT_RC" -eq 0 ]
+}
+ktap_check "traffic_b_to_a_every_byte_checked" traffic_intact
+
+ktap_check "bad_port_status_refused" "$PROBE" mrc0 port-status-refused $A $B
 
 # Through mrcctl, which opens no verbs context of the device: only the
 # probe's own wait is under test here, not a context's disassociation.

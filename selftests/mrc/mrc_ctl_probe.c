@@ -40,6 +40,12 @@
  *                                        ids 1.., each answer printed
  *   mrc-ctl-probe DEV probe-refused SRC DST
  *                                        the errnos of bad probes
+ *   mrc-ctl-probe DEV port-status SRC DST TIMEOUT_NS STATUS PORT:SPORT...
+ *                                        one batch of port status updates
+ *                                        (STATUS: bit N, port N up) from
+ *                                        SRC to DST, printed as probes
+ *   mrc-ctl-probe DEV port-status-refused SRC DST
+ *                                        the errnos of bad updates
  *
  * Exit status 0 when every call did what the documentation says; each
  * failure is printed with the call and its errno.
@@ -340,14 +346,14 @@ static void refused(struct ibv_context *vctx, struct mrc_context *ctx)
 				MRC_CTL_EV_PROFILE_STATE), EINVAL);
 	EXPECT_ERRNO(mrc_ctl_modify_cc_profile(ctx, 1, &cc,
 				MRC_CTL_CC_PROFILE_ALGORITHM), EINVAL);
-	/* No format: EINVAL; port status updates: not in the kernel. */
+	/* No format: EINVAL, for a probe and for a port status update. */
 	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
 						&req, 1, 1000000, &rsp, &n),
 		     EINVAL);
 	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0,
 						MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
 						&req, 1, 1000000, &rsp, &n),
-		     EOPNOTSUPP);
+		     EINVAL);
 	errno = 0;
 	EXPECT(!mrc_ctl_create_ev_event_cq(ctx, 0, NULL, NULL, 0) &&
 	       errno == EINVAL, "event CQ of no entries not EINVAL");
@@ -622,8 +628,12 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-/* One batch; prints every answer and the call's wall time. */
-static void probe(struct mrc_context *ctx, const char *src, const char *dst,
+/*
+ * One batch of @op (@status: each port status update's); prints every
+ * answer and the call's wall time.
+ */
+static void probe(struct mrc_context *ctx, enum mrc_ctl_ep_op_type op,
+		  uint32_t status, const char *src, const char *dst,
 		  uint32_t timeout, int count, char **evs)
 {
 	struct mrc_ctl_ep_req *req = calloc(count, sizeof(*req));
@@ -645,10 +655,11 @@ static void probe(struct mrc_context *ctx, const char *src, const char *dst,
 		}
 		probe_req(&req[i], (uint16_t)(i + 1), &s, &d, (uint8_t)port,
 			  (uint16_t)sport);
+		req[i].op.port_status_update.port_status = status;
 	}
 	t0 = now_ns();
-	ret = mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE, req,
-					 count, timeout, rsp, &n);
+	ret = mrc_ctl_ep_batch_send_wait(ctx, 0, op, req, count, timeout, rsp,
+					 &n);
 	t0 = now_ns() - t0;
 	EXPECT(!ret, "mrc_ctl_ep_batch_send_wait");
 	if (ret) {
@@ -720,6 +731,46 @@ static void probe_refused(struct mrc_context *ctx, const char *src,
 	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
 						req, 1, 1000000, rsp, &n),
 		     EOPNOTSUPP);
+}
+
+/* What lib_mrc and the kernel refuse of port status updates (2 ports). */
+static void port_status_refused(struct mrc_context *ctx, const char *src,
+				const char *dst)
+{
+	const enum mrc_ctl_ep_op_type op = MRC_CTL_EP_OP_PORT_STATUS_UPDATE;
+	struct mrc_ctl_ep_req req;
+	struct mrc_ctl_ep_rsp rsp;
+	union ibv_gid s, d;
+	int n = 7;
+
+	if (parse_gid(src, &s) || parse_gid(dst, &d)) {
+		EXPECT(0, "bad arguments");
+		return;
+	}
+	probe_req(&req, 1, &s, &d, 1, 49152);
+	/* lib_mrc: bit 0 names no port. */
+	req.op.port_status_update.port_status = 0x7;
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, op, &req, 1, 1000000,
+						&rsp, &n), EINVAL);
+	EXPECT(n == 0, "num_rsp %d after a failure", n);
+	/* The kernel: no port up, and a port the device lacks. */
+	req.op.port_status_update.port_status = 0;
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, op, &req, 1, 1000000,
+						&rsp, &n), EINVAL);
+	req.op.port_status_update.port_status = 0xe;
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, op, &req, 1, 1000000,
+						&rsp, &n), EINVAL);
+	/* The kernel: a source that is not one of the device's GIDs. */
+	req.op.port_status_update.port_status = 0x2;
+	req.sgid = d;
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, op, &req, 1, 1000000,
+						&rsp, &n), EINVAL);
+	/* lib_mrc: no requests, a timeout of 0. */
+	req.sgid = s;
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, op, &req, 0, 1000000,
+						&rsp, &n), EINVAL);
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0, op, &req, 1, 0,
+						&rsp, &n), EINVAL);
 }
 
 static void drop_net_admin(void)
@@ -835,10 +886,16 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "port-range") && argc == 4) {
 		port_range(ctx, atoi(argv[3]));
 	} else if (!strcmp(cmd, "probe") && argc >= 7) {
-		probe(ctx, argv[3], argv[4], (uint32_t)strtoul(argv[5], NULL, 0),
-		      argc - 6, argv + 6);
+		probe(ctx, MRC_CTL_EP_OP_EV_PROBE, 0, argv[3], argv[4],
+		      (uint32_t)strtoul(argv[5], NULL, 0), argc - 6, argv + 6);
 	} else if (!strcmp(cmd, "probe-refused") && argc == 5) {
 		probe_refused(ctx, argv[3], argv[4]);
+	} else if (!strcmp(cmd, "port-status") && argc >= 8) {
+		probe(ctx, MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
+		      (uint32_t)strtoul(argv[6], NULL, 0), argv[3], argv[4],
+		      (uint32_t)strtoul(argv[5], NULL, 0), argc - 7, argv + 7);
+	} else if (!strcmp(cmd, "port-status-refused") && argc == 5) {
+		port_status_refused(ctx, argv[3], argv[4]);
 	} else if (!strcmp(cmd, "refused")) {
 		refused(vctx, ctx);
 	} else if (!strcmp(cmd, "unprivileged")) {
@@ -865,6 +922,10 @@ int main(int argc, char **argv)
 			EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0,
 					MRC_CTL_EP_OP_EV_PROBE, &r, 1, 1000000,
 					&s, &n), EPERM);
+			r.op.port_status_update.port_status = 0x6;
+			EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(ctx, 0,
+					MRC_CTL_EP_OP_PORT_STATUS_UPDATE, &r,
+					1, 1000000, &s, &n), EPERM);
 		}
 		errno = 0;
 		EXPECT(!mrc_ctl_create_ev_event_cq(ctx, 16, NULL, NULL, 0) &&
