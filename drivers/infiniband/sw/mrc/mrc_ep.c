@@ -436,6 +436,7 @@ void mrc_ep_peer_ports_apply(struct mrc_dev *mdev, const union ib_gid *peer,
 	/* Read before the table: a table at least this new is applied. */
 	u32 gen = (u32)atomic_read(&mdev->ep.ports_gen);
 	struct mrc_net_addr addr;
+	unsigned long flags;
 	union ib_gid key;
 	u8 down;
 
@@ -444,9 +445,10 @@ void mrc_ep_peer_ports_apply(struct mrc_dev *mdev, const union ib_gid *peer,
 	/* The key as the receive path makes it, IPv4 mapped the same way. */
 	mrc_net_addr_from_gid(peer, &addr);
 	mrc_net_addr_to_gid(&addr, &key);
-	spin_lock_bh(&mdev->ep.ports_lock);
+	/* qp->lock may be held with interrupts off (modify_qp to RTS). */
+	spin_lock_irqsave(&mdev->ep.ports_lock, flags);
 	down = mrc_peer_ports_lookup(&mdev->ep.ports, key.raw);
-	spin_unlock_bh(&mdev->ep.ports_lock);
+	spin_unlock_irqrestore(&mdev->ep.ports_lock, flags);
 	mrc_peer_ports_apply(set, down, now_us);
 	*seen = gen;
 }

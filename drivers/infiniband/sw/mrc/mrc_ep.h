@@ -21,8 +21,9 @@
  * list from mrc_ep_batch_start() until mrc_ep_batch_wait() or device
  * removal unlinks it, and the receive path touches it only there, under
  * the lock. The answer rate limiter has a spinlock of its own per device.
- * The peers' port table has one too (BH), taken alone or under qp->lock;
- * its generation is bumped under it after every change.
+ * The peers' port table has one too, taken in softirq or, under qp->lock
+ * (which modify_qp holds with interrupts off), with interrupts off; its
+ * generation is bumped under it after every change.
  */
 #ifndef MRC_EP_H
 #define MRC_EP_H
@@ -72,7 +73,7 @@ struct mrc_ep_dev {
 	spinlock_t rl_lock;	/* the rate limiter's, softirq only */
 	u64 rl_credit;
 	u64 rl_last_ns;
-	spinlock_t ports_lock;	/* BH */
+	spinlock_t ports_lock;	/* softirq, or interrupts off */
 	atomic_t ports_gen;
 	struct mrc_peer_ports ports;
 };
