@@ -244,12 +244,12 @@ status_answered()	# SRC STATUS PORT:SPORT ANSWER_PORT
 # holding its first transfer until $tmp/go. Started here, not in a check
 # (a subshell), so that its exit status can be waited for.
 A3=192.0.2.3
-"$INTEGRITY" -w -n 100000 -t 120 -d 4 -W "$tmp/go" -S "$tmp/stop" \
+"$INTEGRITY" -w -n 100000 -t $((120 * MRC_TIME_SCALE)) -d 4 -W "$tmp/go" -S "$tmp/stop" \
 	mrc1 $B mrc0 $A >"$tmp/int" 2>&1 &
 INT_PID=$!
 status_setup()
 {
-	wait_for 30 grep -q "^# connected" "$tmp/int" ||
+	wait_for $((30 * MRC_TIME_SCALE)) grep -q "^# connected" "$tmp/int" ||
 		{ sed 's/^/# /' "$tmp/int"; return 1; }
 	# A second address of A's host: a GID of mrc0, a peer B has no QP to.
 	in_a ip addr add $A3/24 dev bond0 &&
@@ -267,7 +267,7 @@ other_address_spares()
 	status_answered $A3 0x2 1:49152 1 || rc=1
 	# Applied (if at all) by the time the answer left; give the work a
 	# moment anyway.
-	sleep 1
+	sleep "$MRC_TIME_SCALE"
 	b_summary
 	[ "$(b_count 1 ASSUMED_BAD)" -eq 0 ] ||
 		{ echo "# a status from $A3 took B's paths to $A down"; rc=1; }
@@ -281,7 +281,7 @@ status_down()
 	local rc=0
 	# Sent over port 2 itself: B answers on port 1.
 	status_answered $A 0x2 2:49152 1 || rc=1
-	wait_for 5 b_plane_down 1 ||
+	wait_for $((5 * MRC_TIME_SCALE)) b_plane_down 1 ||
 		{ echo "# B's EVs over plane 1 not all ASSUMED_BAD"; rc=1; }
 	b_summary
 	[ "$(b_count 0 ASSUMED_BAD)" -eq 0 ] || rc=1
@@ -307,7 +307,7 @@ status_up()
 {
 	local rc=0 s0 s1
 	status_answered $A 0x6 2:49152 2 || rc=1
-	wait_for 10 b_plane_usable 1 ||
+	wait_for $((10 * MRC_TIME_SCALE)) b_plane_usable 1 ||
 		{ echo "# B's EVs over plane 1 not back"; rc=1; }
 	s0=$(b_sent 1)
 	sleep 2
