@@ -336,21 +336,33 @@ ktap_check "bad_port_status_refused" "$PROBE" mrc0 port-status-refused $A $B
 
 # Through mrcctl, which opens no verbs context of the device: only the
 # probe's own wait is under test here, not a context's disassociation.
+# ENODEV shows the removal woke it before its 8 s ran out; the time bound
+# (scaled for a slow kernel), that it did so soon after the delete began.
+probes_sent_beyond()	# COUNT
+{
+	[ "$(counter mrc0 ep_probes_sent)" -gt "$1" ]
+}
+
 removal_wakes_waiter()
 {
-	local pid rc t0 t1
-	t0=$(date +%s%N)
+	local pid rc t0 t1 sent0
+	sent0=$(counter mrc0 ep_probes_sent) || return 1
 	"$MRCCTL" probe mrc0 $A 192.0.2.99 timeout 8s 0:49152 >"$tmp/waiter" 2>&1 &
 	pid=$!
-	sleep 1
+	# The probe is out, so its caller waits: the ENODEV below is the
+	# removal's wake, not a lookup that came after the device went.
+	wait_for "$(mrc_scaled 4)" probes_sent_beyond "$sent0" ||
+		{ echo "# the probe never left"; kill $pid; return 1; }
+	t0=$(date +%s%N)
 	in_a rdma link delete mrc0 || { kill $pid; return 1; }
 	wait $pid
 	rc=$?
 	t1=$(date +%s%N)
 	sed 's/^/# /' "$tmp/waiter"
-	echo "# the waiter returned after $(((t1 - t0) / 1000000)) ms"
+	echo "# the waiter returned $(((t1 - t0) / 1000000)) ms after the delete began"
 	[ $rc -ne 0 ] && grep -q "No such device" "$tmp/waiter" &&
-		[ $(((t1 - t0) / 1000000)) -lt 6000 ] && wait_for 10 ib_gone mrc0
+		[ $(((t1 - t0) / 1000000)) -lt $((6000 * MRC_TIME_SCALE)) ] &&
+		wait_for "$(mrc_scaled 10)" ib_gone mrc0
 }
 ktap_check "device_removal_wakes_a_waiting_prober_enodev" removal_wakes_waiter
 
