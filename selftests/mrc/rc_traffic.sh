@@ -19,7 +19,7 @@ for size in 1 4096 65536; do
 	ktap_check "rc_pingpong_${size}B_checked" run_client_server 120 \
 		ibv_rc_pingpong -g 1 -s $size -n 100 -c
 done
-ktap_check "ib_write_lat" run_client_server 120 ib_write_lat -x 1 -n 200
-ktap_check "ib_send_lat" run_client_server 120 ib_send_lat -x 1 -n 200
-ktap_check "ib_atomic_bw" run_client_server 120 ib_atomic_bw -x 1 -n 200
+ktap_check "ib_write_lat" run_perftest_pair 120 ib_write_lat -x 1 -n 200
+ktap_check "ib_send_lat" run_perftest_pair 120 ib_send_lat -x 1 -n 200
+ktap_check "ib_atomic_bw" run_perftest_pair 120 ib_atomic_bw -x 1 -n 200
 ktap_finish

@@ -123,9 +123,9 @@ fi
 
 ktap_check "write_send_read_intact" "$INTEGRITY" -s "$SEED" -n "$TRANSFERS" \
 	-t 300 -d 4 -T 18 mrc0 "$MRC_HOST_A" mrc1 "$MRC_HOST_B"
-ktap_check "atomic_fetch_add" run_client_server 120 ib_atomic_bw -x 1 -n 50 \
+ktap_check "atomic_fetch_add" run_perftest_pair 120 ib_atomic_bw -x 1 -n 50 \
 	-A FETCH_AND_ADD
-ktap_check "atomic_cmp_swap" run_client_server 120 ib_atomic_bw -x 1 -n 50 \
+ktap_check "atomic_cmp_swap" run_perftest_pair 120 ib_atomic_bw -x 1 -n 50 \
 	-A CMP_AND_SWAP
 ktap_check "ud_datagrams" run_client_server 120 ibv_ud_pingpong -g 1 -s 512 \
 	-n 20
