@@ -384,16 +384,18 @@ all_evs_sent()
 }
 
 # Two integrity runs, two QPs on each device, until the checks below are
-# done with them (the stop file), at most 100 s: long enough for the
-# checks on a slow emulated host (60 s was not always).
+# done with them (the stop file), at most 100 s (times the scale of a slow
+# kernel): long enough for the checks on a slow emulated host (60 s was not
+# always).
+RUN_LIMIT=$(mrc_scaled 100)
 if [ "$live" = yes ]; then
-	"$INTEGRITY" -s 1 -t 100 -S "$tmp/stop" -n 1000000 -d 4 \
+	"$INTEGRITY" -s 1 -t "$RUN_LIMIT" -S "$tmp/stop" -n 1000000 -d 4 \
 		mrc0 "$MRC_HOST_A" mrc1 "$MRC_HOST_B" >"$tmp/run1" 2>&1 &
 	run1=$!
-	"$INTEGRITY" -s 2 -t 100 -S "$tmp/stop" -n 1000000 -d 4 \
+	"$INTEGRITY" -s 2 -t "$RUN_LIMIT" -S "$tmp/stop" -n 1000000 -d 4 \
 		mrc0 "$MRC_HOST_A" mrc1 "$MRC_HOST_B" >"$tmp/run2" 2>&1 &
 	run2=$!
-	wait_for 50 all_evs_sent
+	wait_for "$(mrc_scaled 50)" all_evs_sent
 	planes_during=$("$MRCCTL" planes mrc0)
 fi
 
