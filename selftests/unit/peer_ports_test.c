@@ -6,26 +6,16 @@
  * connection go down and come back when it is applied.
  */
 #include "ktap.h"
+#include "ev_set_fixture.h"
 #include "mrc_peer_ports.h"
 
 static struct mrc_ev evs[MRC_EV_MAX];
 static struct mrc_ev_set set;
 static struct mrc_peer_ports table;
 
-/* @per_plane EVs on each of @planes planes. */
 static void make_set(u8 planes, u32 per_plane)
 {
-	struct mrc_ev_desc descs[MRC_EV_MAX];
-	struct mrc_ev_params params;
-	u32 i, n = planes * per_plane;
-
-	mrc_ev_params_default(&params);
-	memset(descs, 0, sizeof(descs));
-	for (i = 0; i < n; i++) {
-		descs[i].plane = (u8)(i % planes);
-		descs[i].path.udp_sport = (u16)(0xc000 + i);
-	}
-	CHECK_EQ(mrc_ev_set_init(&set, evs, n, planes, descs, &params), 0);
+	ev_set_fixture(&set, evs, planes, per_plane);
 }
 
 /* An address: IPv4-mapped 192.0.2.@host. */
