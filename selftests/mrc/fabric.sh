@@ -97,25 +97,38 @@ check_paths_listed()
 		! grep -qv '^[12] fc00:0:' <<<"$cross$same"
 }
 
-# Pings every host from every host (in parallel per source host).
+# Every host's addresses as mrc-fabric gives them, read once into
+# host_address[HOST 6] and [HOST 4] (mrc-fabric is a Python start each
+# time, seconds under the lab's emulated CPU).
+declare -A host_address
+read_host_addresses()
+{
+	local host addrs
+	host_address=()
+	for host in $(fabric nodes | awk '$1 ~ /^h/ { print $1 }'); do
+		addrs=$(fabric addr "$host") || return 1
+		host_address[$host 6]=$(sed -n 1p <<<"$addrs")
+		host_address[$host 4]=$(sed -n 2p <<<"$addrs")
+	done
+}
+
+# Pings every host from every host (in parallel per source host), in the
+# hosts' namespaces (mrc-fabric's "mf-HOST").
 check_all_pairs()	# 6|4
 {
-	local family=$1 src dst addr targets failed=0 out
-	local -A address
-	for dst in $(fabric nodes | awk '$1 ~ /^h/ { print $1 }'); do
-		if [ "$family" = 6 ]; then
-			address[$dst]=$(fabric addr "$dst" | sed -n 1p)
-		else
-			address[$dst]=$(fabric addr "$dst" | sed -n 2p)
-		fi
+	local family=$1 key src dst targets failed=0 out hosts=()
+	for key in "${!host_address[@]}"; do
+		[ "${key#* }" = "$family" ] && hosts+=("${key% *}")
 	done
-	for src in "${!address[@]}"; do
+	[ ${#hosts[@]} -ge 2 ] || { echo "no host addresses read"; return 1; }
+	for src in "${hosts[@]}"; do
 		targets=()
-		for dst in "${!address[@]}"; do
-			[ "$dst" = "$src" ] || targets+=("$dst=${address[$dst]}")
+		for dst in "${hosts[@]}"; do
+			[ "$dst" = "$src" ] ||
+				targets+=("$dst=${host_address[$dst $family]}")
 		done
 		# shellcheck disable=SC2016
-		out=$(fabric exec "$src" bash -c '
+		out=$(ip netns exec "mf-$src" bash -c '
 			family=$1; shift; pids=(); names=()
 			for t; do
 				ping -"$family" -c 1 -W 5 -q "${t#*=}" >/dev/null 2>&1 &
@@ -129,7 +142,7 @@ check_all_pairs()	# 6|4
 			failed=1
 		fi
 	done
-	echo "${#address[@]} hosts, $((${#address[@]} * (${#address[@]} - 1))) ordered pairs"
+	echo "${#hosts[@]} hosts, $((${#hosts[@]} * (${#hosts[@]} - 1))) ordered pairs"
 	[ $failed -eq 0 ]
 }
 
@@ -259,6 +272,7 @@ ktap_check "fabric_up" fabric up
 ktap_check "links_and_nodes_listed" check_listing
 ktap_check "paths_listed" check_paths_listed
 ktap_check "mrc_profiles_programmed" check_profiles
+read_host_addresses
 ktap_check "ipv6_every_host_pair" check_all_pairs 6
 ktap_check "ipv4_every_host_pair" check_all_pairs 4
 ktap_check "every_path_delivers_across_tier0" check_all_paths h1 h5
