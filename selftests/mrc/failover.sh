@@ -13,6 +13,8 @@
 # with every byte intact, every work request successful and no retry
 # exceeded. With every EV from h1 to h5 denied, the QP must end in
 # IBV_WC_RETRY_EXC_ERR within a bounded time instead of hanging.
+# (Undisturbed, the integrity test from h1 to h5 on this fabric is
+# spray.sh's.)
 # The port case runs last, on a fabric rebuilt with every link shaped to
 # PORT_RATE, so that the fabric and not the emulated CPU is the bottleneck:
 # the rate h5's ports take in while one of its 2 ports is down must be
@@ -75,7 +77,7 @@ cleanup()
 trap cleanup EXIT
 "$FABRIC" down >/dev/null 2>&1
 
-ktap_begin 16
+ktap_begin 15
 ktap_info "QP timeout $QP_TIMEOUT (4.096 us * 2^$QP_TIMEOUT), retry_cnt 7, $RUN_SECONDS s per case"
 ktap_check "fabric_up_with_profiles" "$FABRIC" up
 
@@ -204,9 +206,6 @@ disturbed_run()	# NAME DELAY COMMAND...
 	echo "mrch1: $(counters mrch1)"
 	return $ok
 }
-
-# 0. The same load undisturbed: what the cases below are compared with.
-ktap_check "undisturbed_nothing_lost" disturbed_run steady 4
 
 # 1. A tier-0/tier-1 link going down and up every 200 ms (down 100 ms, up
 # 100 ms) all along, and the period the flapper kept.
