@@ -453,7 +453,7 @@ io_flows()	# FROM
 
 plane_port_loss()
 {
-	local from i
+	local from i start
 	# fio takes seconds to start issuing I/O on a loaded emulated host:
 	# the window before begins once it does.
 	from=$(planes_tx)
@@ -465,11 +465,22 @@ plane_port_loss()
 	sleep 2
 	echo "before1 $(planes_tx)"
 	echo "nvme_rdma.sh: plane port loss" >/dev/kmsg
+	start=$EPOCHREALTIME
 	ip link set mrctpa1 down
 	wait_for 10 plane_is mrc0 1 down || echo "# mrc0 plane 1 never went down"
 	wait_for 10 plane_is mrc1 1 down || echo "# mrc1 plane 1 never went down"
-	# What was already queued on the plane leaves or is dropped.
+	# What was already queued on the plane leaves or is dropped. What
+	# was in flight on it is lost and the I/O waits for its retransmits:
+	# the window begins once I/O flows on plane 0 again, and how long
+	# that took from the port's loss is a figure (resumed_after SECONDS),
+	# not the question.
 	sleep 0.5
+	from=$(planes_tx)
+	for ((i = 0; i < 100; i++)); do
+		io_flows "${from%% *}" && break
+		sleep 0.1
+	done
+	echo "resumed_after $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')"
 	echo "down0 $(planes_tx)"
 	sleep "$PLANE_DOWN_SECONDS"
 	echo "down1 $(planes_tx)"
@@ -510,12 +521,14 @@ fio_through_plane_loss()
 # before, plane 0 alone while plane 1 was down, plane 1 again after.
 planes_used_around_loss()
 {
-	local w a0 a1 b0 b1 w0 w1 d i dev p n ok=0
+	local w a0 a1 b0 b1 w0 w1 d i dev p n resumed ok=0
 	declare -A at
 	while read -r w a0 a1 b0 b1; do
 		[[ $w == "#"* ]] && { ok=1; continue; }
 		at[$w]="$a0 $a1 $b0 $b1"
 	done <"$OUT/planes.log"
+	resumed=${at[resumed_after]:-?}
+	echo "I/O flowed on plane 0 again ${resumed%% *} s after the port went down"
 	for w in before down up; do
 		[ -n "${at[${w}0]:-}" ] && [ -n "${at[${w}1]:-}" ] ||
 			{ echo "no $w window"; return 1; }
