@@ -108,6 +108,7 @@ enum step {
 	/* The requester's questions, in its order (mrc_req_fill()). */
 	STEP_SEND_SPLIT,	/* n: retransmissions, then up to n new PSNs */
 	STEP_MSG_OF,		/* delta8: mrc_sender_msg_of(una + delta) */
+	STEP_PLANE,		/* b: a plane's flag set or cleared */
 	STEP_COUNT,
 };
 
@@ -168,7 +169,7 @@ struct harness {
 	u32 expect_fail;
 	bool pkt_map;
 	/* The sender's counters as the harness saw the events. */
-	u32 retx[MRC_SENDER_RETX_RNR + 1];
+	u32 retx[MRC_SENDER_RETX_PLANE_DOWN + 1];
 	u32 acks_invalid;
 
 	/* Network: packets on the way (a ring; overwritten ones are lost). */
@@ -527,6 +528,26 @@ CHECK_FN static void check_probe(void)
 	FUZZ_ASSERT(H.snd.stats.probes == H.probes);
 }
 
+/*
+ * Once the sender has seen every plane loss, nothing it has in flight is
+ * on a plane that cannot carry it: the loss took those back, and no later
+ * pick chooses such an EV.
+ */
+static void check_no_flight_on_dead_planes(void)
+{
+	const struct mrc_tx_tracker *t = &H.snd.tx;
+	u32 idx;
+
+	if (!H.snd.evs || H.snd.planes_lost_seen != H.set.planes_lost)
+		return;
+	for (idx = t->head; idx != MRC_TX_NIL; idx = t->slots[idx].next) {
+		u32 ev = t->slots[idx].ev;
+
+		FUZZ_ASSERT(ev >= H.set.n_evs ||
+			    !H.set.plane_flags[H.set.evs[ev].plane]);
+	}
+}
+
 CHECK_FN static void check_sender(void)
 {
 	const struct mrc_tx_tracker *t = &H.snd.tx;
@@ -545,6 +566,9 @@ CHECK_FN static void check_sender(void)
 	FUZZ_ASSERT(H.snd.stats.retx_timeout ==
 		    H.retx[MRC_SENDER_RETX_TIMEOUT]);
 	FUZZ_ASSERT(H.snd.stats.retx_trim == H.retx[MRC_SENDER_RETX_TRIM]);
+	FUZZ_ASSERT(H.snd.stats.retx_plane_down ==
+		    H.retx[MRC_SENDER_RETX_PLANE_DOWN]);
+	check_no_flight_on_dead_planes();
 	FUZZ_ASSERT(H.snd.stats.acks_invalid == H.acks_invalid);
 	/* Consecutive retries are timeouts, and within the limit. */
 	FUZZ_ASSERT(H.snd.retries <= H.snd.stats.timeouts);
@@ -657,7 +681,7 @@ static void record_tx(const struct mrc_sender_tx *tx, u32 una, u32 request)
 		H.new_psns++;
 	} else {
 		FUZZ_ASSERT(request == NO_MSG);
-		FUZZ_ASSERT(tx->why <= MRC_SENDER_RETX_RNR);
+		FUZZ_ASSERT(tx->why <= MRC_SENDER_RETX_PLANE_DOWN);
 		H.retx[tx->why]++;
 		/* Sent before, not cumulatively acknowledged, same place. */
 		FUZZ_ASSERT(off < H.new_psns &&
@@ -692,6 +716,29 @@ static bool send_one(void)
 }
 
 /*
+ * What the sender's next look takes back at once: the PSNs in flight on a
+ * plane that stopped carrying traffic since it last looked, once an EV is
+ * usable to resend them on.
+ */
+static u32 plane_losses_due(void)
+{
+	const struct mrc_tx_tracker *t = &H.snd.tx;
+	u32 idx, n = 0;
+
+	if (!H.snd.evs || H.snd.failed ||
+	    H.snd.planes_lost_seen == H.set.planes_lost ||
+	    !mrc_ev_usable_count(&H.set))
+		return 0;
+	for (idx = t->head; idx != MRC_TX_NIL; idx = t->slots[idx].next) {
+		u32 ev = t->slots[idx].ev;
+
+		if (ev < H.set.n_evs && H.set.plane_flags[H.set.evs[ev].plane])
+			n++;
+	}
+	return n;
+}
+
+/*
  * The requester's order (mrc_req_fill()): every retransmission through
  * mrc_sender_next_retransmit() first, then new PSNs while the window is
  * open. A PSN waits for retransmission exactly while one is handed out;
@@ -707,7 +754,7 @@ static void send_split(u32 n)
 
 	for (;;) {
 		una = t->una;
-		lost = mrc_tx_lost_count(t);
+		lost = mrc_tx_lost_count(t) + plane_losses_due();
 		memset(&tx, 0x5a, sizeof(tx));
 		if (!mrc_sender_next_retransmit(&H.snd, H.now, &tx)) {
 			FUZZ_ASSERT(failed || !lost);
@@ -1171,6 +1218,27 @@ static void step_response(struct input *in)
 	}
 }
 
+/*
+ * A plane (b & 1) stops or starts carrying traffic for one reason
+ * (b >> 1 & 3: down, the peer's denial, the peer's port down; 3: none);
+ * b & 0x80: set, else cleared.
+ */
+static void step_plane(u8 b)
+{
+	static const u8 flags[] = {
+		MRC_EV_PLANE_DOWN, MRC_EV_PLANE_PEER_DENIED,
+		MRC_EV_PLANE_PEER_PORT_DOWN, 0,
+	};
+	u32 lost = H.set.planes_lost;
+	u8 before = (b & 1) < H.set.n_planes ? H.set.plane_flags[b & 1] : 0;
+	u8 after;
+
+	after = mrc_ev_plane_set(&H.set, b & 1, flags[b >> 1 & 3], b & 0x80,
+				 (u32)H.now);
+	/* Counted when, and only when, the plane stopped carrying traffic. */
+	FUZZ_ASSERT(H.set.planes_lost - lost == (!before && after));
+}
+
 /* The timeout attribute changes (in RTS): new bounds, or no RTO. */
 static void step_set_rto(u8 b)
 {
@@ -1280,6 +1348,9 @@ static void step(struct input *in)
 		break;
 	case STEP_POLL_RECEIVER:
 		poll_receiver(in_u8(in) % 8 + 1);
+		break;
+	case STEP_PLANE:
+		step_plane(in_u8(in));
 		break;
 	}
 	check_sender();

@@ -684,6 +684,35 @@ static void plane_loss_keeps_traffic_on_the_other(void)
 }
 
 /*
+ * Plane 0's port goes down under a full window and stays down: what was
+ * in flight on its EVs is sent again on plane 1 at once (the caller runs
+ * the sender when the plane changes), not found by the reordering rule
+ * or the RTO. Neither fires, and every message completes.
+ */
+static void plane_loss_resends_in_flight_at_once(void)
+{
+	u64 seed;
+
+	for (seed = 1; seed <= sim_seeds(10) && !ktap_case_failed; seed++) {
+		struct sim_scenario sc = two_planes("plane_resend", seed);
+
+		sc.cc = seed % 2 == 0;
+		sc.n_msgs = 2000;
+		sc.n_plane_events = 1;
+		sc.plane_event[0] = (struct sim_plane_event){ 2000, 0, false };
+		sim_run(&sc);
+		check_all_delivered();
+		CHECK(S.snd.stats.plane_down_lost > 0);
+		CHECK_EQ(S.snd.stats.retx_plane_down,
+			 S.snd.stats.plane_down_lost);
+		CHECK_EQ(S.snd.stats.retx_loss, 0);
+		CHECK_EQ(S.snd.stats.timeouts, 0);
+		CHECK_EQ(S.sent_on_down_plane, 0);
+		CHECK_EQ(S.snd_retry_exceeded, 0);
+	}
+}
+
+/*
  * Both ports go down for 8 ms, long enough for the RTO to back off to
  * several milliseconds. When plane 1 returns, its probes' answers restart
  * the stalled sender at once (the path-back restart): the first message
@@ -1911,6 +1940,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(failed_paths_are_retired),
 	KTAP_CASE(recovered_path_is_probed_back),
 	KTAP_CASE(plane_loss_keeps_traffic_on_the_other),
+	KTAP_CASE(plane_loss_resends_in_flight_at_once),
 	KTAP_CASE(whole_outage_resumes_when_a_plane_returns),
 	KTAP_CASE(silent_outage_resumes_within_probe_intervals),
 	KTAP_CASE(trims_retransmit_without_rto),

@@ -391,6 +391,7 @@ u8 mrc_ev_plane_set(struct mrc_ev_set *set, u8 plane, u8 flag, bool on,
 
 	if (!before && after) {
 		/* Nothing can cross the plane: retire it whole, floor or not. */
+		set->planes_lost++;
 		for (i = first; i < first + set->plane_len[plane]; i++) {
 			if (set->evs[i].state == MRC_EV_DENIED)
 				continue;

@@ -180,6 +180,12 @@ struct mrc_ev_set {
 	u32 probe_cursor;			/* where the probe scan resumes */
 	u32 last_resort_cursor;			/* mrc_ev_pick_last_resort() */
 	u32 probes_pending;			/* EVs with probe_pending */
+	/*
+	 * Times a plane stopped carrying traffic (mrc_ev_plane_set()): what
+	 * was in flight on it will not arrive, and a sender that saw this
+	 * change resends it without waiting for an RTO.
+	 */
+	u32 planes_lost;
 	mrc_ev_watch_fn watch;			/* NULL: none */
 	void *watch_ctx;
 };

@@ -1001,6 +1001,22 @@ u32 mrc_tx_on_timeout_reneged(struct mrc_tx_tracker *t)
 	return 1;
 }
 
+u32 mrc_tx_on_paths_down(struct mrc_tx_tracker *t, mrc_tx_ev_dead_fn dead,
+			 const void *arg)
+{
+	u32 idx, next, count = 0;
+
+	for (idx = t->head; idx != MRC_TX_NIL; idx = next) {
+		next = t->slots[idx].next;
+		if (!dead(arg, t->slots[idx].ev))
+			continue;
+		tx_mark_lost(t, idx, tx_idx_psn(t, idx),
+			     MRC_TX_CAUSE_PLANE_DOWN);
+		count++;
+	}
+	return count;
+}
+
 bool mrc_tx_next_lost(const struct mrc_tx_tracker *t, u32 from, u32 *psn)
 {
 	u32 p;

@@ -187,6 +187,8 @@ enum mrc_tx_loss_cause {
 	MRC_TX_CAUSE_TRIMMED,
 	/* The responder had no receive for it (RNR NAK): not an EV loss. */
 	MRC_TX_CAUSE_RNR,
+	/* Its EV's plane went down while it was in flight. */
+	MRC_TX_CAUSE_PLANE_DOWN,
 };
 
 /*
@@ -661,6 +663,18 @@ u32 mrc_tx_on_timeout(struct mrc_tx_tracker *t, u64 now, u64 rto);
  * SACK scoreboard on an RTO for the same reason.
  */
 u32 mrc_tx_on_timeout_reneged(struct mrc_tx_tracker *t);
+
+/* mrc_tx_on_paths_down()'s question: can @ev no longer deliver? */
+typedef bool (*mrc_tx_ev_dead_fn)(const void *arg, u32 ev);
+
+/*
+ * Declares LOST (cause PLANE_DOWN) every in-flight transmission whose EV
+ * @dead says went down under it; returns how many. Its EV is not charged
+ * (its plane already retired it) and no retry is counted: the caller
+ * resends them at once.
+ */
+u32 mrc_tx_on_paths_down(struct mrc_tx_tracker *t, mrc_tx_ev_dead_fn dead,
+			 const void *arg);
 
 /*
  * Iterates LOST PSNs in PSN order: the first LOST PSN at or after @from

@@ -68,6 +68,8 @@ int mrc_sender_init(struct mrc_sender *s, const struct mrc_sender_params *p,
 	mrc_rto_init(&s->rto, &p->rto);
 	s->no_rto = !p->rto.initial_us;
 	s->evs = evs;
+	if (evs)
+		s->planes_lost_seen = evs->planes_lost;
 	s->cc = cc;
 	s->msgs = msgs;
 	s->msg_mask = nmsgs - 1;
@@ -172,9 +174,40 @@ static u8 mrc_sender_why(u8 cause)
 		return MRC_SENDER_RETX_TIMEOUT;
 	case MRC_TX_CAUSE_REORDER:
 		return MRC_SENDER_RETX_LOSS;
+	case MRC_TX_CAUSE_PLANE_DOWN:
+		return MRC_SENDER_RETX_PLANE_DOWN;
 	default:
 		return MRC_SENDER_RETX_RNR;
 	}
+}
+
+static bool mrc_sender_ev_dead(const void *arg, u32 ev)
+{
+	const struct mrc_ev_set *set = arg;
+
+	return ev < set->n_evs && set->plane_flags[set->evs[ev].plane];
+}
+
+/*
+ * A plane stopped carrying traffic since the last look (our port, or the
+ * peer's): what is in flight on its EVs dies in a queue or at a dead port.
+ * Waiting for the RTO would stall every message behind it, so it goes
+ * again now on the planes left. No EV is charged (the plane retired them
+ * all), no retry is counted and NSCC hears nothing: a dead port says
+ * nothing about queues. With no EV left to carry it, it stays for the RTO
+ * (which backs off through the outage) and the restart when a path comes
+ * back; the next look, once an EV is usable, takes back what is still on
+ * a dead plane.
+ */
+static void mrc_sender_planes_check(struct mrc_sender *s)
+{
+	if (!s->evs || s->evs->planes_lost == s->planes_lost_seen ||
+	    !mrc_ev_usable_count(s->evs))
+		return;
+	s->planes_lost_seen = s->evs->planes_lost;
+	s->stats.plane_down_lost += mrc_tx_on_paths_down(&s->tx,
+							mrc_sender_ev_dead,
+							s->evs);
 }
 
 static bool mrc_sender_retransmit(struct mrc_sender *s, u64 now,
@@ -184,6 +217,7 @@ static bool mrc_sender_retransmit(struct mrc_sender *s, u64 now,
 	struct mrc_sender_msg *m;
 	u32 psn;
 
+	mrc_sender_planes_check(s);
 	if (!mrc_tx_next_to_retransmit(&s->tx, &psn))
 		return false;
 	slot = mrc_tx_slot(&s->tx, psn);
@@ -207,6 +241,9 @@ static bool mrc_sender_retransmit(struct mrc_sender *s, u64 now,
 		break;
 	case MRC_SENDER_RETX_LOSS:
 		s->stats.retx_loss++;
+		break;
+	case MRC_SENDER_RETX_PLANE_DOWN:
+		s->stats.retx_plane_down++;
 		break;
 	}
 	return true;
@@ -604,13 +641,17 @@ bool mrc_sender_on_timeout(struct mrc_sender *s, u64 now)
 
 bool mrc_sender_on_timeout_ex(struct mrc_sender *s, u64 now, u32 responses)
 {
-	u64 rto = mrc_sender_rto_us(s), sent_at, wait;
+	u64 rto = mrc_sender_rto_us(s), sent_at, wait, down_before;
 	bool work = false;
 	u32 expired = 0, psn;
 
 	if (s->failed)
 		return false;
 	if (mrc_sender_held_losses(s, now))
+		work = true;
+	down_before = s->stats.plane_down_lost;
+	mrc_sender_planes_check(s);
+	if (s->stats.plane_down_lost != down_before)
 		work = true;
 	if (mrc_sender_probe_wait(s, now, &wait) && !wait)
 		work = true;

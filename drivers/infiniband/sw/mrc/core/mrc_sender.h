@@ -88,6 +88,7 @@ enum mrc_sender_why {
 	MRC_SENDER_RETX_TIMEOUT,	/* the RTO expired */
 	MRC_SENDER_RETX_TRIM,		/* NAK(trimmed): congestion */
 	MRC_SENDER_RETX_RNR,
+	MRC_SENDER_RETX_PLANE_DOWN,	/* its EV's plane went down under it */
 };
 
 /* One transmission to make now, already recorded as sent. */
@@ -132,6 +133,12 @@ struct mrc_sender_stats {
 	 * was in flight was resent at once (mrc_sender_on_probe_reply()).
 	 */
 	u64 path_back_restarts;
+	/*
+	 * PSNs in flight on a plane that went down (ours, or the peer's
+	 * port), declared lost at once, and their retransmissions.
+	 */
+	u64 plane_down_lost;
+	u64 retx_plane_down;
 };
 
 /* One ACK, or the ACK part of a NAK (mrc_sender_on_ack_ex()). */
@@ -189,6 +196,8 @@ struct mrc_sender {
 	u32 retries;
 	/* Time of the last progress (a PSN delivered). */
 	u64 progress_us;
+	/* The EV set's planes_lost when the sender last looked. */
+	u32 planes_lost_seen;
 	/* After a failure nothing is sent; every later message is flushed. */
 	bool failed;
 	/* p.rto.initial_us was 0: no RTO. */
