@@ -431,9 +431,9 @@ static bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us)
 	struct mrc_ev_set *set = &paths->set;
 	struct sk_buff *skb = NULL;
 	struct mrc_pkt pkt = {};
-	bool pending;
+	bool pending, lost;
+	u32 all, planes_lost;
 	u8 *unused;
-	u32 all;
 	u8 down;
 
 	spin_lock_bh(&qp->lock);
@@ -446,9 +446,11 @@ static bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us)
 	 * Our own EVs on a dead plane, and those on a plane the peer said is
 	 * down at its end, retire now, not at the next send.
 	 */
+	planes_lost = set->planes_lost;
 	mrc_planes_apply(mdev, set, &paths->plane_gen, now_us);
 	mrc_ep_peer_ports_apply(mdev, &qp->path.dgid, set, &paths->port_gen,
 				now_us);
+	lost = set->planes_lost != planes_lost;
 	down = mrc_qp_paths_down_mask(set);
 	if (down != n->down_mask) {
 		n->down_mask = down;
@@ -477,6 +479,9 @@ static bool mrc_qp_paths_notify(struct mrc_qp *qp, u32 now_us, u32 *next_us)
 		*next_us = n->due_us;
 	}
 	spin_unlock_bh(&qp->lock);
+	/* What was in flight on the plane goes again now, not at the RTO. */
+	if (lost)
+		mrc_req_kick(qp);
 	if (skb) {
 		mrc_qp_send_packet(qp, skb);
 		mrc_stats_inc(mdev, MRC_CNT_PLANE_STATE_SENT);
@@ -534,10 +539,12 @@ void mrc_qp_paths_rcv_plane_state(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	const struct mrc_plane_state *s = &pkt->plane_state;
 	struct sk_buff *skb = NULL;
 	struct mrc_pkt reply = {};
-	bool applied = false;
+	bool applied = false, lost = false;
+	u32 planes_lost;
 	u8 *unused;
 
 	spin_lock_bh(&qp->lock);
+	planes_lost = paths->set.planes_lost;
 	if (!paths->ready || !mrc_qp_from_peer(qp, pkt, meta)) {
 		mrc_stats_inc(mdev, MRC_CNT_RX_DROP_BAD_SOURCE_QP);
 	} else if (pkt->hdr.opcode == MRC_OP_PLANE_STATE) {
@@ -546,6 +553,7 @@ void mrc_qp_paths_rcv_plane_state(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			mrc_qp_paths_apply_peer_planes(qp, s,
 						       (u32)mrc_now_us());
 			applied = true;
+			lost = paths->set.planes_lost != planes_lost;
 		}
 		reply.hdr.opcode = MRC_OP_PLANE_STATE_ACK;
 		reply.plane_state = *s;
@@ -557,6 +565,8 @@ void mrc_qp_paths_rcv_plane_state(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	spin_unlock_bh(&qp->lock);
 	if (applied)
 		mrc_stats_inc(mdev, MRC_CNT_PLANE_STATE_APPLIED);
+	if (lost)
+		mrc_req_kick(qp);
 	if (skb)
 		mrc_qp_send_packet(qp, skb);
 }

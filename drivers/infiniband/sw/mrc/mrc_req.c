@@ -713,7 +713,8 @@ static void mrc_req_queue(struct mrc_qp *qp, struct sk_buff_head *out,
 
 /*
  * Why a PSN is sent again, counted apart: a trim (congestion, answered at
- * once), a loss the SACKs showed, a timeout, or the end of an RNR wait.
+ * once), a loss the SACKs showed, a timeout, the end of an RNR wait, or a
+ * plane that went down under it.
  */
 static void mrc_req_count_retransmit(struct mrc_qp *qp, u8 why)
 {
@@ -729,6 +730,9 @@ static void mrc_req_count_retransmit(struct mrc_qp *qp, u8 why)
 		break;
 	case MRC_SENDER_RETX_LOSS:
 		cnt = MRC_CNT_RETRANSMITS_LOSS;
+		break;
+	case MRC_SENDER_RETX_PLANE_DOWN:
+		cnt = MRC_CNT_RETRANSMITS_PLANE;
 		break;
 	default:
 		cnt = MRC_CNT_RETRANSMITS_RNR;

@@ -80,6 +80,8 @@ enum mrc_counter {
 	MRC_CNT_EP_PORT_STATUS_ANSWERED, /* replies matched in time */
 	MRC_CNT_EP_PORT_STATUS_APPLIED,	/* peers' statuses taken (answered) */
 	MRC_CNT_RX_DROP_EP_PORTS_FULL,	/* a status from one peer too many */
+	/* In flight on a plane that went down, sent again at once. */
+	MRC_CNT_RETRANSMITS_PLANE,
 	MRC_CNT_NUM
 };
 
