@@ -84,7 +84,7 @@ deps:
 	@scripts/setup
 
 check-unit: unit
-	$(MAKE) -s -C selftests/unit run
+	$(MAKE) -s -j$(JOBS) -C selftests/unit run
 
 # deps first. No build here: each step of run-tests builds what it runs,
 # and its lint rebuilds everything from clean to see every warning, so a
