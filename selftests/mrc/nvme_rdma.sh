@@ -283,7 +283,7 @@ fio_through_flap()
 	dmesg | sed -n '/nvme_rdma.sh: flap/,$p' |
 		grep -E "nvme|mrc|rdma" | head -n 12
 	for dev in mrc0 mrc1; do
-		echo "$dev: $(mrc_counters $dev timeouts retransmits_timeout \
+		echo "$dev: $(mrc_counters $dev timeouts retransmits_timeout retransmits_plane \
 			path_back_restarts probes_sent probes_answered tx_errors |
 			paste -sd ' ')"
 	done
@@ -514,8 +514,8 @@ fio_through_plane_loss()
 		grep -E "nvme|mrc|rdma|bond" | head -n 12
 	for dev in mrc0 mrc1; do
 		echo "$dev: $(mrc_counters $dev timeouts retransmits_timeout \
-			plane_state_sent plane_state_applied probes_sent \
-			probes_answered tx_errors | paste -sd ' ')"
+			retransmits_plane plane_state_sent plane_state_applied \
+			probes_sent probes_answered tx_errors | paste -sd ' ')"
 	done
 	return $status
 }
