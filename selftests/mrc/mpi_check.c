@@ -5,14 +5,17 @@
  *   mpirun ... mpi-check [-m MAX_BYTES] [-i ITERS]
  *
  * With any number of ranks (at least 2):
- *   - point to point: rank r and rank r + N/2 exchange messages of 1 KiB
- *     up to MAX_BYTES (default 64 MiB), each filled with a pattern of
- *     (sender, size, iteration) and checked byte for byte on arrival; the
- *     bandwidth of each size is reported;
+ *   - point to point: rank r and rank r + N/2 exchange messages of 1 KiB,
+ *     four times more each step, up to exactly MAX_BYTES (default 64 MiB),
+ *     each filled with a pattern of (sender, size, iteration) and checked
+ *     byte for byte on arrival; the bandwidth of each size is reported;
  *   - alltoall: every rank sends each other rank a block of its own
- *     pattern, blocks up to MAX_BYTES / N; every block is checked;
- *   - allreduce: sums of int64 vectors up to MAX_BYTES, every element
- *     checked against its closed form.
+ *     pattern, blocks of 1 KiB, eight times more each step, up to MAX_BYTES
+ *     / N (the last step exactly that: the whole buffer); every block is
+ *     checked;
+ *   - allreduce: sums of int64 vectors of 1 KiB, eight times more each
+ *     step, up to exactly MAX_BYTES, every element checked against its
+ *     closed form.
  * Rank 0 prints the figures and the verdict. Exit status 0 only when every
  * rank found every byte as it should be.
  */
@@ -56,18 +59,29 @@ static void check(const uint8_t *buf, size_t len, int from, size_t size,
 	}
 }
 
+/*
+ * The size after @size in steps of @factor up to @last, which is always
+ * the last one (a step short of a factor if need be); 0 after it.
+ */
+static size_t next_size(size_t size, size_t last, size_t factor)
+{
+	if (size >= last)
+		return 0;
+	return size * factor < last ? size * factor : last;
+}
+
 static void point_to_point(uint8_t *sbuf, uint8_t *rbuf, size_t max,
 			   int iters)
 {
 	int half = nranks / 2, peer;
 
 	if (rank >= 2 * half) {		/* an odd rank out: it only waits */
-		for (size_t size = 1024; size <= max; size *= 4)
+		for (size_t size = 1024; size; size = next_size(size, max, 4))
 			MPI_Barrier(MPI_COMM_WORLD);
 		return;
 	}
 	peer = rank < half ? rank + half : rank - half;
-	for (size_t size = 1024; size <= max; size *= 4) {
+	for (size_t size = 1024; size; size = next_size(size, max, 4)) {
 		double t0, dt;
 
 		MPI_Barrier(MPI_COMM_WORLD);
@@ -89,7 +103,11 @@ static void point_to_point(uint8_t *sbuf, uint8_t *rbuf, size_t max,
 
 static void alltoall(uint8_t *sbuf, uint8_t *rbuf, size_t max)
 {
-	for (size_t block = 1024; block * nranks <= max; block *= 8) {
+	size_t last = max / nranks;
+
+	if (last < 1024)
+		return;
+	for (size_t block = 1024; block; block = next_size(block, last, 8)) {
 		double t0;
 
 		for (int to = 0; to < nranks; to++)
@@ -113,7 +131,7 @@ static void allreduce(uint8_t *sbuf, uint8_t *rbuf, size_t max)
 	/* sum over ranks of (rank + 1) * (i + 1) = (i + 1) * n(n+1)/2 */
 	int64_t tri = (int64_t)nranks * (nranks + 1) / 2;
 
-	for (size_t bytes = 1024; bytes <= max; bytes *= 8) {
+	for (size_t bytes = 1024; bytes; bytes = next_size(bytes, max, 8)) {
 		size_t n = bytes / sizeof(int64_t);
 		double t0;
 
