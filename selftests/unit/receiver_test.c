@@ -245,6 +245,53 @@ static void atomic_results_kept_by_msn(void)
 	CHECK(!mrc_receiver_atomic_result(&rc, 5, &orig));
 }
 
+/*
+ * A QP whose peer takes no NAK(trimmed) answers a trim with nothing: the
+ * PSN stays unreceived, and the next packet's ACK shows the hole.
+ */
+static void trim_unanswered_without_trim_nak(void)
+{
+	const u32 trim = MRC_RECEIVER_F_TRIMMED | MRC_RECEIVER_F_ACK_REQ;
+	struct mrc_receiver_verdict v;
+	struct mrc_receiver_reply r;
+	struct mrc_receiver rc;
+
+	mrc_receiver_init(&rc, 10);
+	mrc_receiver_on_packet(&rc, 10, trim | MRC_RECEIVER_F_NO_TRIM_NAK,
+			       &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_TRIMMED);
+	CHECK(!v.reply);
+	CHECK_EQ(rc.stats.trimmed, 1);
+	CHECK_EQ(rc.stats.trims_unanswered, 1);
+	CHECK_EQ(rc.stats.acks, 0);
+	CHECK_EQ(mrc_receiver_epsn(&rc), 10);
+	/* The next one, whole, is ACKed out of order: its SACK shows 10. */
+	mrc_receiver_on_packet(&rc, 11, MRC_RECEIVER_F_NO_TRIM_NAK, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	CHECK(v.reply);
+	CHECK_EQ(r.syndrome, MRC_SYN_ACK);
+	CHECK_EQ(r.cum_psn, 10);
+	CHECK_EQ(r.nwords, 1);
+	CHECK_EQ(r.sack[0], 1ull << 63);
+	/* Sent again whole, it is taken. */
+	mrc_receiver_on_packet(&rc, 10, MRC_RECEIVER_F_NO_TRIM_NAK, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	CHECK_EQ(mrc_receiver_epsn(&rc), 12);
+	/* The flag changes only the answer to a trim: this one is NAKed. */
+	mrc_receiver_on_packet(&rc, 12, trim, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_TRIMMED);
+	CHECK(v.reply);
+	CHECK_EQ(r.syndrome, MRC_NAK_TRIMMED);
+	CHECK_EQ(r.nak_psn, 12);
+	CHECK_EQ(rc.stats.trimmed, 2);
+	CHECK_EQ(rc.stats.trims_unanswered, 1);
+	/* A duplicate is answered as ever, trimmed or not. */
+	mrc_receiver_on_packet(&rc, 11, trim | MRC_RECEIVER_F_NO_TRIM_NAK,
+			       &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DUPLICATE);
+	CHECK(v.reply);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(check_then_accept_or_rnr),
 	KTAP_CASE(ecn_is_echoed),
@@ -252,6 +299,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(marks_report_in_order),
 	KTAP_CASE(fatal_nak_ends_answers),
 	KTAP_CASE(atomic_results_kept_by_msn),
+	KTAP_CASE(trim_unanswered_without_trim_nak),
 };
 
 KTAP_MAIN("mrc_receiver", cases)

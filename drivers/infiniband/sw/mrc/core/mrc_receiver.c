@@ -76,6 +76,10 @@ void mrc_receiver_check(struct mrc_receiver *r, u32 psn, u32 flags,
 	if (flags & MRC_RECEIVER_F_TRIMMED) {
 		v->action = MRC_RECEIVER_TRIMMED;
 		r->stats.trimmed++;
+		if (flags & MRC_RECEIVER_F_NO_TRIM_NAK) {
+			r->stats.trims_unanswered++;
+			return;
+		}
 		v->reply = true;
 		mrc_receiver_fill(r, flags, MRC_NAK_TRIMMED, psn, reply);
 		return;

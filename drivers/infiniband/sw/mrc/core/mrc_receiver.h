@@ -26,13 +26,22 @@
 #define MRC_RECEIVER_F_ECN_CE		0x8u	/* it arrived marked CE */
 /* A READ request or an atomic: its response can be replayed. */
 #define MRC_RECEIVER_F_RESPONDS		0x10u
+/*
+ * The QP's peer takes no NAK(trimmed) (the OCP API's
+ * MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED): a trim is answered by nothing,
+ * and the sender finds the hole in later ACKs' SACKs, as for a drop.
+ */
+#define MRC_RECEIVER_F_NO_TRIM_NAK	0x20u
 
 enum mrc_receiver_action {
 	/* New: the caller executes (places) the packet. */
 	MRC_RECEIVER_DELIVER,
 	/* Already received: not executed again. */
 	MRC_RECEIVER_DUPLICATE,
-	/* Trimmed: not received; NAK it so the sender resends at once. */
+	/*
+	 * Trimmed: not received; NAK it so the sender resends at once
+	 * (unless MRC_RECEIVER_F_NO_TRIM_NAK: then no answer).
+	 */
 	MRC_RECEIVER_TRIMMED,
 	/*
 	 * Out of the window, a window or more past a completion not yet
@@ -73,6 +82,7 @@ struct mrc_receiver_stats {
 	u64 delivered;
 	u64 duplicates;
 	u64 trimmed;
+	u64 trims_unanswered;	/* of trimmed: MRC_RECEIVER_F_NO_TRIM_NAK */
 	u64 dropped;
 	u64 rnr;
 	u64 acks;
