@@ -170,6 +170,15 @@ struct mrc_create_qp_resp {
  * has (its responder's reordering window, 1024 PSNs); above that, EINVAL.
  * Only before RTS, as exp_retry_cnt.
  *
+ * flags: enum mrc_modify_qp_flag, all of them at once; any state, taken
+ * from the next packet on. MRC_QP_F_NO_TRIM_NAK: the QP's peer takes no
+ * NAK(trimmed) (the OCP API's MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED), so
+ * the responder answers a trimmed request with nothing and the peer finds
+ * the hole in the next ACK's SACK, as for a drop. A flag this kernel does
+ * not know is EOPNOTSUPP. These two bytes were reserved before: without
+ * MRC_MODIFY_QP_FLAGS they must still be zero (else EINVAL), and a request
+ * without it means what it did.
+ *
  * ev_profile_id: the EV profile (the controller's, mrc_ctl_netlink.c) the
  * QP's paths are built from, instead of the one the kernel chooses by the
  * peer's address; 0 keeps that choice. Only at RESET to INIT (else
@@ -177,7 +186,7 @@ struct mrc_create_qp_resp {
  * the profile until it is reset or destroyed; meanwhile deleting or
  * replacing the profile is EBUSY. At INIT to RTR, a profile with no EV
  * towards the peer over a plane of the device is EINVAL (the QP stays in
- * INIT). Appended after reserved (with reserved2, the 8-byte multiple the
+ * INIT). Appended after flags (with reserved2, the 8-byte multiple the
  * extended request counts in): a request of the older, 8-byte size has no
  * ev_profile_id and means what it did; with MRC_MODIFY_QP_EV_PROFILE set it
  * is EINVAL.
@@ -186,6 +195,11 @@ enum mrc_modify_qp_mask {
 	MRC_MODIFY_QP_EXP_RETRY_CNT	= 1 << 0,
 	MRC_MODIFY_QP_MPR		= 1 << 1,
 	MRC_MODIFY_QP_EV_PROFILE	= 1 << 2,
+	MRC_MODIFY_QP_FLAGS		= 1 << 3,
+};
+
+enum mrc_modify_qp_flag {
+	MRC_QP_F_NO_TRIM_NAK		= 1 << 0,
 };
 
 #define MRC_EXP_RETRY_FOREVER	25
@@ -195,7 +209,7 @@ struct mrc_modify_qp_mrc {
 	__u32 comp_mask;	/* enum mrc_modify_qp_mask */
 	__u8 exp_retry_cnt;
 	__u8 mpr;
-	__u8 reserved[2];
+	__u16 flags;		/* enum mrc_modify_qp_flag */
 	__u32 ev_profile_id;
 	__u32 reserved2;
 };

@@ -564,7 +564,8 @@ static void mrc_qp_doorbell(struct mrc_qp *qp)
 
 #define MRC_MODIFY_QP_KNOWN \
 	(MRC_MODIFY_QP_EXP_RETRY_CNT | MRC_MODIFY_QP_MPR | \
-	 MRC_MODIFY_QP_EV_PROFILE)
+	 MRC_MODIFY_QP_EV_PROFILE | MRC_MODIFY_QP_FLAGS)
+#define MRC_MODIFY_QP_FLAGS_KNOWN	MRC_QP_F_NO_TRIM_NAK
 /* What the requester takes at RTR to RTS. */
 #define MRC_MODIFY_QP_BEFORE_RTS \
 	(MRC_MODIFY_QP_EXP_RETRY_CNT | MRC_MODIFY_QP_MPR)
@@ -595,7 +596,11 @@ static int mrc_modify_qp_udata(struct mrc_qp *qp, struct ib_udata *udata,
 	if (mrc->comp_mask & MRC_MODIFY_QP_EV_PROFILE &&
 	    len < offsetofend(struct mrc_modify_qp_mrc, ev_profile_id))
 		return -EINVAL;
-	if (memchr_inv(mrc->reserved, 0, sizeof(mrc->reserved)) ||
+	if (mrc->comp_mask & MRC_MODIFY_QP_FLAGS &&
+	    mrc->flags & ~MRC_MODIFY_QP_FLAGS_KNOWN)
+		return -EOPNOTSUPP;
+	/* Without the mask bit, flags is what it was: reserved. */
+	if ((!(mrc->comp_mask & MRC_MODIFY_QP_FLAGS) && mrc->flags) ||
 	    mrc->reserved2)
 		return -EINVAL;
 	if (mrc->comp_mask && qp->ibqp.qp_type != IB_QPT_RC)
@@ -642,6 +647,8 @@ static void mrc_apply_modify_mrc(struct mrc_qp *qp,
 		qp->mpr = mrc->mpr;
 	if (mrc->comp_mask & MRC_MODIFY_QP_EV_PROFILE)
 		swap(qp->paths.bound, *bound);
+	if (mrc->comp_mask & MRC_MODIFY_QP_FLAGS)
+		qp->no_trim_nak = mrc->flags & MRC_QP_F_NO_TRIM_NAK;
 }
 
 static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,

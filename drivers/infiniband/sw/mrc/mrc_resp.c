@@ -1064,6 +1064,8 @@ static u32 mrc_resp_flags(const struct mrc_resp_ctx *ctx)
 		flags |= MRC_RECEIVER_F_ACK_REQ;
 	if (pkt->trimmed)
 		flags |= MRC_RECEIVER_F_TRIMMED;
+	if (pkt->trimmed && ctx->qp->no_trim_nak)
+		flags |= MRC_RECEIVER_F_NO_TRIM_NAK;
 	if (ctx->meta && ctx->meta->ecn == INET_ECN_CE)
 		flags |= MRC_RECEIVER_F_ECN_CE;
 	if (mrc_resp_is_rd_atomic(pkt->hdr.opcode))
@@ -1102,6 +1104,8 @@ static void mrc_resp_handle(struct mrc_resp_ctx *ctx, struct sk_buff *skb)
 			mrc_stats_inc(ctx->mdev, MRC_CNT_DUPLICATES);
 		else if (v.action == MRC_RECEIVER_DROP)
 			mrc_stats_inc(ctx->mdev, MRC_CNT_RX_DROP_OUT_OF_WINDOW);
+		else if (v.action == MRC_RECEIVER_TRIMMED && !v.reply)
+			mrc_stats_inc(ctx->mdev, MRC_CNT_TRIMS_UNANSWERED);
 		if (v.replay && opcode == MRC_OP_READ_REQ)
 			mrc_resp_read_again(ctx);
 		else if (v.replay)

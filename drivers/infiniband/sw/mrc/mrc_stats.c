@@ -68,6 +68,7 @@ static struct rdma_stat_desc mrc_stat_descs[MRC_CNT_NUM] = {
 	[MRC_CNT_EP_PORT_STATUS_APPLIED].name	= "ep_port_status_applied",
 	[MRC_CNT_RX_DROP_EP_PORTS_FULL].name	= "rx_drop_ep_ports_full",
 	[MRC_CNT_RETRANSMITS_PLANE].name	= "retransmits_plane",
+	[MRC_CNT_TRIMS_UNANSWERED].name		= "trims_unanswered",
 };
 
 /* Module init, before any device exists: rx_drop_<reason> for the codec. */

@@ -82,6 +82,8 @@ enum mrc_counter {
 	MRC_CNT_RX_DROP_EP_PORTS_FULL,	/* a status from one peer too many */
 	/* In flight on a plane that went down, sent again at once. */
 	MRC_CNT_RETRANSMITS_PLANE,
+	/* Trims not NAKed: the QP's peer takes none (MRC_QP_F_NO_TRIM_NAK). */
+	MRC_CNT_TRIMS_UNANSWERED,
 	MRC_CNT_NUM
 };
 
