@@ -238,15 +238,22 @@ static void mrc_fill_transition(const struct mrc_qp_attr *staged,
 /*
  * The MRC attributes the kernel takes, at the transition it takes them at
  * (the EV profile at RESET to INIT; the rest with the verbs timeout and
- * retry count, RTR to RTS). None is sent while each is at its default, so
- * that a kernel without them still runs every QP that does not ask for
+ * retry count, RTR to RTS; the trim NAK switch whenever it changes, from
+ * @held, what the kernel has). None is sent while each is at its default,
+ * so that a kernel without them still runs every QP that does not ask for
  * them. The library's EV profile ids are the kernel's.
  */
 static void mrc_fill_kernel_attr(const struct mrc_qp_attr *staged,
+				 const struct mrc_qp_attr *held,
 				 struct mrc_qp_transition t,
 				 struct mrc_modify_qp_mrc *k)
 {
 	memset(k, 0, sizeof(*k));
+	if ((staged->cap ^ held->cap) & MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED) {
+		k->comp_mask |= MRC_MODIFY_QP_FLAGS;
+		if (staged->cap & MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED)
+			k->flags |= MRC_QP_F_NO_TRIM_NAK;
+	}
 	if (t.cur == IBV_QPS_RESET && t.next == IBV_QPS_INIT &&
 	    staged->profile.ev_profile_id) {
 		k->comp_mask |= MRC_MODIFY_QP_EV_PROFILE;
@@ -300,18 +307,24 @@ int mrc_modify_qp(struct mrc_qp *qp, struct ibv_qp_attr *vattr, int vattr_mask,
 		staged.mpr.mpr = mrc_qp_mpr_granted(qp->ctx, mrc_attr->mpr.mpr);
 
 	mask = vattr_mask & ~MRC_IBV_NOT_MRC;
+	memset(&a, 0, sizeof(a));
 	if (mask) {
 		a = *vattr;
 		mrc_fill_transition(&staged, t, &a, &mask);
-		mrc_fill_kernel_attr(&staged, t, &kattr);
-		/* Without MRC attributes, the provider's own ibv_modify_qp(). */
-		if (kattr.comp_mask)
-			err = qp->ctx->modify_qp_mrc(qp->qp, &a, mask, &kattr);
-		else
-			err = ibv_modify_qp(qp->qp, &a, mask);
-		if (err)
-			return mrc_fail_errno(err);
 	}
+	mrc_fill_kernel_attr(&staged, &qp->attr, t, &kattr);
+	/*
+	 * Without MRC attributes, the provider's own ibv_modify_qp(). The
+	 * trim NAK switch alone goes with no verbs attribute: the kernel
+	 * takes that in every state but RTR (verbs has no RTR to RTR).
+	 */
+	err = 0;
+	if (kattr.comp_mask)
+		err = qp->ctx->modify_qp_mrc(qp->qp, &a, mask, &kattr);
+	else if (mask)
+		err = ibv_modify_qp(qp->qp, &a, mask);
+	if (err)
+		return mrc_fail_errno(err);
 
 	pthread_mutex_lock(&qp->ctx->lock);
 	if (mrc_attr_mask & MRC_QP_HINT && staged.qp_hint != qp->hint) {

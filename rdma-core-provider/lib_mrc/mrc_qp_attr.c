@@ -23,10 +23,15 @@
 	 MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED)
 
 /*
- * Accepted as a no-op: soft-MRC's responder never reports a service time,
- * so a peer that cannot take one loses nothing.
+ * SVC_TIME_DEST_UNSUPPORTED is accepted as a no-op: soft-MRC's responder
+ * never reports a service time, so a peer that cannot take one loses
+ * nothing. TRIM_NACK_DEST_UNSUPPORTED goes to the kernel (its responder
+ * then answers the QP's trimmed packets with nothing), through the
+ * provider's MRC entry.
  */
-#define MRC_QP_CAP_HONOURED	MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED
+#define MRC_QP_CAP_HONOURED						\
+	(MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED |				\
+	 MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED)
 
 static bool mrc_bytes_zero(const uint8_t *p, size_t n)
 {
@@ -113,6 +118,10 @@ int mrc_qp_attr_check(const struct mrc_qp *qp, const struct mrc_qp_attr *attr,
 	    !qp->ctx->modify_qp_mrc)
 		return EOPNOTSUPP;
 	if (mask & MRC_QP_CAP && attr->cap & ~MRC_QP_CAP_HONOURED)
+		return EOPNOTSUPP;
+	if (mask & MRC_QP_CAP &&
+	    (attr->cap ^ qp->attr.cap) & MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED &&
+	    !qp->ctx->modify_qp_mrc)
 		return EOPNOTSUPP;
 	if (mask & MRC_QP_VENDOR_CFG &&
 	    !mrc_bytes_zero(attr->vendor_cfg, sizeof(attr->vendor_cfg)))

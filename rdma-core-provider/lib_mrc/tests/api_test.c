@@ -636,6 +636,62 @@ static void modify_qp_passes_exp_retries(void)
 }
 
 /*
+ * TRIM_NACK_DEST_UNSUPPORTED is the kernel's flag MRC_QP_F_NO_TRIM_NAK,
+ * sent when it changes: with a transition, or alone (no verbs attribute)
+ * in a state; other bits and an unchanged one send nothing.
+ */
+static void modify_qp_passes_trim_nak_switch(void)
+{
+	const uint64_t trim = MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED;
+	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
+	struct mrc_qp_attr m;
+	struct setup s = setup();
+	struct fake_qp *f = fake_qp_of(s.vqp);
+
+	memset(&m, 0, sizeof(m));
+	m.cap = trim | MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m, MRC_QP_CAP), 0);
+	CHECK_EQ(f->mrc_modifies, 1);
+	CHECK_EQ(f->last_mrc.comp_mask, MRC_MODIFY_QP_FLAGS);
+	CHECK_EQ(f->last_mrc.flags, MRC_QP_F_NO_TRIM_NAK);
+	CHECK_EQ(f->attr.qp_state, IBV_QPS_INIT);
+	memset(&m, 0, sizeof(m));
+	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_CAP, NULL), 0);
+	CHECK_EQ(m.cap, trim | MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED);
+	/* Unchanged: not sent again, with a transition or without. */
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTR), 0);
+	CHECK_EQ(mrc_modify_qp(s.qp, NULL, 0, &m, MRC_QP_CAP), 0);
+	CHECK_EQ(f->mrc_modifies, 1);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTS), 0);
+	CHECK_EQ(f->mrc_modifies, 1);
+	/* Turned off in RTS, alone: flags 0, the state kept. */
+	m.cap = MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED;
+	f->last_mask = -1;
+	CHECK_EQ(mrc_modify_qp(s.qp, NULL, 0, &m, MRC_QP_CAP), 0);
+	CHECK_EQ(f->mrc_modifies, 2);
+	CHECK_EQ(f->last_mrc.comp_mask, MRC_MODIFY_QP_FLAGS);
+	CHECK_EQ(f->last_mrc.flags, 0);
+	CHECK_EQ(f->last_mask, 0);
+	CHECK_EQ(f->attr.qp_state, IBV_QPS_RTS);
+	/* The other bits alone: nothing for the kernel. */
+	m.cap = 0;
+	CHECK_EQ(mrc_modify_qp(s.qp, NULL, 0, &m, MRC_QP_CAP), 0);
+	CHECK_EQ(f->mrc_modifies, 2);
+	teardown(&s);
+
+	/* A provider too old to have the entry cannot pass it. */
+	s = setup();
+	s.ctx->modify_qp_mrc = NULL;
+	memset(&m, 0, sizeof(m));
+	m.cap = trim;
+	check_modify_refused(&s, &v, IBV_QP_STATE, &m, MRC_QP_CAP, EOPNOTSUPP);
+	/* ... but a cap without it changes nothing the kernel holds. */
+	m.cap = MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m, MRC_QP_CAP), 0);
+	teardown(&s);
+}
+
+/*
  * An EV profile id goes to the kernel at RESET to INIT, as the kernel's
  * id; 0 (the kernel's choice by the peer) sends nothing. A reset lets
  * the profile go, and only RESET to INIT may name one.
@@ -745,8 +801,6 @@ static void modify_qp_checks_mrc_attributes(void)
 	m.cap = 1 << 3;
 	check_modify_refused(&s, &v, to_init, &m, MRC_QP_CAP, EINVAL);
 	m.cap = MRC_QP_CAP_DYNAMIC_MPR;
-	check_modify_refused(&s, &v, to_init, &m, MRC_QP_CAP, EOPNOTSUPP);
-	m.cap = MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED;
 	check_modify_refused(&s, &v, to_init, &m, MRC_QP_CAP, EOPNOTSUPP);
 	m.cap = 0;
 	/* No profile has an id above 64: refused before the kernel. */
@@ -1109,6 +1163,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(modify_qp_supplies_what_mrc_leaves_out),
 	KTAP_CASE(modify_qp_passes_exp_retries),
 	KTAP_CASE(modify_qp_passes_ev_profile),
+	KTAP_CASE(modify_qp_passes_trim_nak_switch),
 	KTAP_CASE(timeouts_convert_to_verbs_units),
 	KTAP_CASE(modify_qp_checks_mrc_attributes),
 	KTAP_CASE(post_send_checks_arguments),

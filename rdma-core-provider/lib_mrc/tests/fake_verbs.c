@@ -244,7 +244,10 @@ static int fake_modify_qp_mrc(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 
 	if (mrc && (mrc->comp_mask & ~(MRC_MODIFY_QP_EXP_RETRY_CNT |
 					MRC_MODIFY_QP_MPR |
-					MRC_MODIFY_QP_EV_PROFILE) ||
+					MRC_MODIFY_QP_EV_PROFILE |
+					MRC_MODIFY_QP_FLAGS) ||
+		    mrc->flags & ~MRC_QP_F_NO_TRIM_NAK ||
+		    (!(mrc->comp_mask & MRC_MODIFY_QP_FLAGS) && mrc->flags) ||
 		    (mrc->comp_mask & MRC_MODIFY_QP_EV_PROFILE &&
 		     (!mrc->ev_profile_id || mrc->ev_profile_id > 64)) ||
 		    mrc->exp_retry_cnt > MRC_EXP_RETRY_FOREVER ||
