@@ -29,7 +29,9 @@
  *
  * Options: -s SIZE, -n ITERS, -w WINDOW (sends in flight; the MRC QP's
  * max_wimm is set to it), --poll, --seed SEED, --timeout SECONDS (the
- * whole run; default 300).
+ * whole run; default 300), --no-trim-nak (--api mrc: both QPs get
+ * MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED, so a responder answers the
+ * trimmed packets it receives with nothing).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -61,7 +63,7 @@
 
 enum mode { WRITE_BW, WIMM_RATE, LAT };
 
-static bool use_mrc, use_poll;
+static bool use_mrc, use_poll, no_trim_nak;
 static enum mode mode;
 static uint32_t size, window, sig;
 static uint64_t iters;
@@ -338,6 +340,8 @@ static int connect_end(struct end *e, const struct end *peer)
 	c.max_wimm_dest = peer->sq_depth;
 	c.timeout = 16;
 	c.linear_cnt = 7;
+	if (no_trim_nak)
+		c.cap = MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED;
 	return mrc_util_connect(e->qp.m, &c, "mrc-api-bench");
 }
 
@@ -655,7 +659,8 @@ static int check_bytes(const struct end *from, const struct end *to,
 static void usage(const char *argv0)
 {
 	fprintf(stderr, "usage: %s --api mrc|verbs --mode write_bw|wimm_rate|lat [-s SIZE] [-n ITERS]\n"
-		"       [-w WINDOW] [--poll] [--seed SEED] [--timeout SECONDS] DEV_A IP_A DEV_B IP_B\n",
+		"       [-w WINDOW] [--poll] [--seed SEED] [--timeout SECONDS] [--no-trim-nak]\n"
+		"       DEV_A IP_A DEV_B IP_B\n",
 		argv0);
 	exit(2);
 }
@@ -691,6 +696,10 @@ int main(int argc, char **argv)
 			use_poll = true;
 			continue;
 		}
+		if (!strcmp(opt, "--no-trim-nak")) {
+			no_trim_nak = true;
+			continue;
+		}
 		if (i + 1 >= argc)
 			usage(argv[0]);
 		if (!strcmp(opt, "--api"))
@@ -714,7 +723,7 @@ int main(int argc, char **argv)
 		usage(argv[0]);
 	if (!strcmp(api, "mrc"))
 		use_mrc = true;
-	else if (strcmp(api, "verbs"))
+	else if (strcmp(api, "verbs") || no_trim_nak)
 		usage(argv[0]);
 	if (!strcmp(mode_name, "write_bw"))
 		mode = WRITE_BW;

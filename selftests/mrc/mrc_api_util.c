@@ -49,8 +49,10 @@ int mrc_util_connect(struct mrc_qp *qp, const struct mrc_conn *c,
 	memset(&m, 0, sizeof(m));
 	m.mpr.mpr_dest = c->mpr_dest;
 	m.wimm.max_wimm_dest = c->max_wimm_dest;
+	m.cap = c->cap;
 	err = mrc_modify_qp(qp, &v, MRC_UTIL_RTR_MASK, &m,
-			    MRC_QP_MPR_DEST | MRC_QP_MAX_WIMM_DEST);
+			    MRC_QP_MPR_DEST | MRC_QP_MAX_WIMM_DEST |
+			    (c->cap ? MRC_QP_CAP : 0));
 	if (err)
 		goto fail;
 

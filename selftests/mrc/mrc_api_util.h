@@ -20,6 +20,7 @@ struct mrc_conn {
 	uint8_t mpr, mpr_dest;
 	uint16_t max_wimm, max_wimm_dest;
 	uint8_t timeout, linear_cnt, exp_cnt;
+	uint64_t cap;		/* enum mrc_qp_cap, given at INIT -> RTR */
 };
 
 /*
