@@ -292,6 +292,57 @@ static void trim_unanswered_without_trim_nak(void)
 	CHECK(v.reply);
 }
 
+/*
+ * A reordering window smaller than the receiver's (MPR_DEST): new PSNs
+ * that far ahead of the expected one and more are dropped unanswered; the
+ * window moves with it, and a new start has the whole window again.
+ */
+static void smaller_window_drops_what_is_beyond_it(void)
+{
+	struct mrc_receiver_verdict v;
+	struct mrc_receiver_reply r;
+	struct mrc_receiver rc;
+
+	mrc_receiver_init(&rc, 1000);
+	mrc_receiver_set_window(&rc, 128);
+	mrc_receiver_on_packet(&rc, 1000 + 127, 0, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	mrc_receiver_on_packet(&rc, 1000 + 128, MRC_RECEIVER_F_ACK_REQ, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DROP);
+	CHECK(!v.reply);
+	CHECK_EQ(rc.stats.dropped, 1);
+	/* The expected PSN arrives: the window now reaches 128 further. */
+	mrc_receiver_on_packet(&rc, 1000, 0, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	CHECK_EQ(mrc_receiver_epsn(&rc), 1001);
+	mrc_receiver_on_packet(&rc, 1000 + 128, 0, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	mrc_receiver_on_packet(&rc, 1001 + 128, 0, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DROP);
+	/* Across the PSN wrap. */
+	mrc_receiver_init(&rc, MRC_PSN_MASK - 10);
+	mrc_receiver_set_window(&rc, 256);
+	mrc_receiver_on_packet(&rc, 244, 0, &v, &r);	/* 255 ahead */
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	mrc_receiver_on_packet(&rc, 245, 0, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DROP);
+	/* 0 and more than there is: the whole window. */
+	mrc_receiver_set_window(&rc, 0);
+	mrc_receiver_on_packet(&rc, 245, 0, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	mrc_receiver_set_window(&rc, MRC_RX_WINDOW * 2);
+	mrc_receiver_on_packet(&rc, MRC_PSN_MASK - 10 + MRC_RX_WINDOW, 0,
+			       &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DROP);
+	mrc_receiver_on_packet(&rc, MRC_PSN_MASK - 11 + MRC_RX_WINDOW, 0,
+			       &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+	/* A new start forgets it. */
+	mrc_receiver_init(&rc, 0);
+	mrc_receiver_on_packet(&rc, MRC_RX_WINDOW - 1, 0, &v, &r);
+	CHECK_EQ(v.action, MRC_RECEIVER_DELIVER);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(check_then_accept_or_rnr),
 	KTAP_CASE(ecn_is_echoed),
@@ -300,6 +351,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(fatal_nak_ends_answers),
 	KTAP_CASE(atomic_results_kept_by_msn),
 	KTAP_CASE(trim_unanswered_without_trim_nak),
+	KTAP_CASE(smaller_window_drops_what_is_beyond_it),
 };
 
 KTAP_MAIN("mrc_receiver", cases)

@@ -20,6 +20,12 @@ void mrc_receiver_init(struct mrc_receiver *r, u32 initial_psn)
 	memset(r, 0, sizeof(*r));
 	mrc_rx_init(&r->win, initial_psn);
 	r->scan = initial_psn & MRC_PSN_MASK;
+	r->window = MRC_RX_WINDOW;
+}
+
+void mrc_receiver_set_window(struct mrc_receiver *r, u32 psns)
+{
+	r->window = psns && psns < MRC_RX_WINDOW ? psns : MRC_RX_WINDOW;
 }
 
 static void mrc_receiver_fill(struct mrc_receiver *r, u32 flags, u8 syndrome,
@@ -67,7 +73,7 @@ void mrc_receiver_check(struct mrc_receiver *r, u32 psn, u32 flags,
 	 * window past an unpolled one would share its mark, so it waits
 	 * (dropped, resent later) until the caller polls.
 	 */
-	if (!mrc_psn_in_window(psn, epsn, MRC_RX_WINDOW) ||
+	if (!mrc_psn_in_window(psn, epsn, r->window) ||
 	    !mrc_psn_in_window(psn, r->scan, MRC_RX_WINDOW)) {
 		v->action = MRC_RECEIVER_DROP;
 		r->stats.dropped++;

@@ -108,6 +108,8 @@ struct mrc_receiver {
 	u64 last[MRC_RX_WINDOW_WORDS];
 	/* PSNs from here to epsn are yet to be scanned for completions. */
 	u32 scan;
+	/* New PSNs are taken up to this many from epsn (MPR_DEST). */
+	u32 window;
 	/* mrc_receiver_fail() was called: nothing is answered any more. */
 	bool failed;
 	/* The caller's mrc_receiver_keep_atomics() array, by MSN. */
@@ -117,6 +119,14 @@ struct mrc_receiver {
 };
 
 void mrc_receiver_init(struct mrc_receiver *r, u32 initial_psn);
+
+/*
+ * After mrc_receiver_init(): take new PSNs only up to @psns from the
+ * expected one (the OCP API's MPR_DEST, a reordering window smaller than
+ * the one the receiver has); those further ahead are dropped, unanswered,
+ * as beyond the window. 0, or more than MRC_RX_WINDOW: all of it.
+ */
+void mrc_receiver_set_window(struct mrc_receiver *r, u32 psns);
 
 /*
  * A request packet @psn with MRC_RECEIVER_F_* @flags arrived: classifies
