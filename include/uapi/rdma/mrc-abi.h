@@ -186,16 +186,26 @@ struct mrc_create_qp_resp {
  * the profile until it is reset or destroyed; meanwhile deleting or
  * replacing the profile is EBUSY. At INIT to RTR, a profile with no EV
  * towards the peer over a plane of the device is EINVAL (the QP stays in
- * INIT). Appended after flags (with reserved2, the 8-byte multiple the
- * extended request counts in): a request of the older, 8-byte size has no
- * ev_profile_id and means what it did; with MRC_MODIFY_QP_EV_PROFILE set it
- * is EINVAL.
+ * INIT). Appended after flags (with the bytes after it, the 8-byte
+ * multiple the extended request counts in): a request of the older,
+ * 8-byte size has no ev_profile_id and means what it did; with
+ * MRC_MODIFY_QP_EV_PROFILE set it is EINVAL.
+ *
+ * mpr_dest: the responder's reordering window, in units of MRC_MPR_PSNS:
+ * new request PSNs at most mpr_dest x MRC_MPR_PSNS from the expected one
+ * are taken, those further ahead dropped (rx_drop_out_of_window) and left
+ * to the requester to send again. 0 is the whole window (1024 PSNs);
+ * above that, EINVAL. Only before RTR (the responder takes it at INIT to
+ * RTR; EINVAL from RTR on). It sits in the first byte of what was
+ * reserved2: a request of the older 8-byte size with MRC_MODIFY_QP_MPR_DEST
+ * set is EINVAL.
  */
 enum mrc_modify_qp_mask {
 	MRC_MODIFY_QP_EXP_RETRY_CNT	= 1 << 0,
 	MRC_MODIFY_QP_MPR		= 1 << 1,
 	MRC_MODIFY_QP_EV_PROFILE	= 1 << 2,
 	MRC_MODIFY_QP_FLAGS		= 1 << 3,
+	MRC_MODIFY_QP_MPR_DEST		= 1 << 4,
 };
 
 enum mrc_modify_qp_flag {
@@ -211,7 +221,8 @@ struct mrc_modify_qp_mrc {
 	__u8 mpr;
 	__u16 flags;		/* enum mrc_modify_qp_flag */
 	__u32 ev_profile_id;
-	__u32 reserved2;
+	__u8 mpr_dest;
+	__u8 reserved2[3];
 };
 
 struct mrc_create_srq_resp {

@@ -32,7 +32,7 @@
  *
  * /sys/kernel/debug/mrc/req
  *	One line per RC QP that reached RTS: "IBDEV QPN CC CWND INFLIGHT
- *	SRTT RTTVAR RTO BACKOFF TXQ THROTTLES WAIT WINDOW PEAK": CC is "nscc" or "fixed",
+ *	SRTT RTTVAR RTO BACKOFF TXQ THROTTLES WAIT WINDOW PEAK RX_WINDOW": CC is "nscc" or "fixed",
  *	CWND the window in bytes (NSCC's, or the fixed window in payload
  *	MTUs), INFLIGHT the bytes congestion control counts in flight,
  *	SRTT, RTTVAR and RTO the adaptive RTO's state in microseconds,
@@ -40,8 +40,9 @@
  *	transmit queues, THROTTLES the times it waited for them to drain
  *	(mrc_txq.h), WAIT the smoothed time from a packet's build to
  *	its departure in microseconds (mrc_departure.h), WINDOW the PSNs
- *	that may be outstanding (the MPR's, or all 1024) and PEAK the most
- *	that ever were.
+ *	that may be outstanding (the MPR's, or all 1024), PEAK the most
+ *	that ever were, and RX_WINDOW the QP's responder's reordering window
+ *	(MPR_DEST's, or all 1024).
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>

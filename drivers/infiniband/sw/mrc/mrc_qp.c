@@ -564,7 +564,8 @@ static void mrc_qp_doorbell(struct mrc_qp *qp)
 
 #define MRC_MODIFY_QP_KNOWN \
 	(MRC_MODIFY_QP_EXP_RETRY_CNT | MRC_MODIFY_QP_MPR | \
-	 MRC_MODIFY_QP_EV_PROFILE | MRC_MODIFY_QP_FLAGS)
+	 MRC_MODIFY_QP_EV_PROFILE | MRC_MODIFY_QP_FLAGS | \
+	 MRC_MODIFY_QP_MPR_DEST)
 #define MRC_MODIFY_QP_FLAGS_KNOWN	MRC_QP_F_NO_TRIM_NAK
 /* What the requester takes at RTR to RTS. */
 #define MRC_MODIFY_QP_BEFORE_RTS \
@@ -596,12 +597,16 @@ static int mrc_modify_qp_udata(struct mrc_qp *qp, struct ib_udata *udata,
 	if (mrc->comp_mask & MRC_MODIFY_QP_EV_PROFILE &&
 	    len < offsetofend(struct mrc_modify_qp_mrc, ev_profile_id))
 		return -EINVAL;
+	if (mrc->comp_mask & MRC_MODIFY_QP_MPR_DEST &&
+	    len < offsetofend(struct mrc_modify_qp_mrc, mpr_dest))
+		return -EINVAL;
 	if (mrc->comp_mask & MRC_MODIFY_QP_FLAGS &&
 	    mrc->flags & ~MRC_MODIFY_QP_FLAGS_KNOWN)
 		return -EOPNOTSUPP;
 	/* Without the mask bit, flags is what it was: reserved. */
 	if ((!(mrc->comp_mask & MRC_MODIFY_QP_FLAGS) && mrc->flags) ||
-	    mrc->reserved2)
+	    (!(mrc->comp_mask & MRC_MODIFY_QP_MPR_DEST) && mrc->mpr_dest) ||
+	    memchr_inv(mrc->reserved2, 0, sizeof(mrc->reserved2)))
 		return -EINVAL;
 	if (mrc->comp_mask && qp->ibqp.qp_type != IB_QPT_RC)
 		return -EINVAL;
@@ -610,6 +615,9 @@ static int mrc_modify_qp_udata(struct mrc_qp *qp, struct ib_udata *udata,
 		return -EINVAL;
 	if (mrc->comp_mask & MRC_MODIFY_QP_MPR &&
 	    mrc->mpr * MRC_MPR_PSNS > MRC_REQ_WINDOW)
+		return -EINVAL;
+	if (mrc->comp_mask & MRC_MODIFY_QP_MPR_DEST &&
+	    mrc->mpr_dest * MRC_MPR_PSNS > MRC_RX_WINDOW)
 		return -EINVAL;
 	return 0;
 }
@@ -628,6 +636,10 @@ static int mrc_check_modify_mrc(const struct mrc_modify_qp_mrc *mrc,
 		return -EINVAL;
 	if (mrc->comp_mask & MRC_MODIFY_QP_EV_PROFILE &&
 	    (cur != IB_QPS_RESET || next != IB_QPS_INIT))
+		return -EINVAL;
+	/* The responder takes it at INIT to RTR. */
+	if (mrc->comp_mask & MRC_MODIFY_QP_MPR_DEST &&
+	    cur != IB_QPS_RESET && cur != IB_QPS_INIT)
 		return -EINVAL;
 	return 0;
 }
@@ -649,6 +661,8 @@ static void mrc_apply_modify_mrc(struct mrc_qp *qp,
 		swap(qp->paths.bound, *bound);
 	if (mrc->comp_mask & MRC_MODIFY_QP_FLAGS)
 		qp->no_trim_nak = mrc->flags & MRC_QP_F_NO_TRIM_NAK;
+	if (mrc->comp_mask & MRC_MODIFY_QP_MPR_DEST)
+		qp->mpr_dest = mrc->mpr_dest;
 }
 
 static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,

@@ -98,6 +98,8 @@ struct mrc_qp {
 	u8 exp_retry_cnt;
 	/* RC: the requester's PSN window in MRC_MPR_PSNS; 0: all of it. */
 	u8 mpr;
+	/* RC: the responder's reordering window, the same way (MPR_DEST). */
+	u8 mpr_dest;
 	/* RC: the peer takes no NAK(trimmed) (MRC_QP_F_NO_TRIM_NAK). */
 	bool no_trim_nak;
 	u8 rnr_retry;

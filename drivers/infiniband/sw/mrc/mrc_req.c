@@ -1693,7 +1693,7 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 
 	spin_lock_bh(&qp->lock);
 	if (req->started)
-		seq_printf(m, "%s %u %s %u %u %llu %llu %llu %u %u %llu %llu %u %u\n",
+		seq_printf(m, "%s %u %s %u %u %llu %llu %llu %u %u %llu %llu %u %u %u\n",
 			   dev_name(&qp->ibqp.device->dev), qp->ibqp.qp_num,
 			   req->cc_enabled ? "nscc" : "fixed",
 			   req->cc_enabled ? mrc_nscc_cwnd(&req->cc) :
@@ -1704,7 +1704,8 @@ static void mrc_req_show_qp(struct mrc_qp *qp, struct seq_file *m)
 			   mrc_req_rto_us(qp), req->sender.rto.backoff,
 			   mrc_txq_queued(qp->txq), qp->txq->throttles,
 			   req->local_wait_us, req->sender.tx.window,
-			   req->sender.tx.peak_outstanding);
+			   req->sender.tx.peak_outstanding,
+			   qp->resp.rcv.window);
 	spin_unlock_bh(&qp->lock);
 }
 

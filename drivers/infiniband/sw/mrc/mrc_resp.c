@@ -184,6 +184,7 @@ void mrc_resp_start(struct mrc_qp *qp)
 	struct mrc_resp_state *resp = &qp->resp;
 
 	mrc_receiver_init(&resp->rcv, qp->rq_psn);
+	mrc_receiver_set_window(&resp->rcv, qp->mpr_dest * MRC_MPR_PSNS);
 	mrc_receiver_keep_atomics(&resp->rcv, resp->atomics,
 				  MRC_RESP_ATOMIC_SLOTS);
 	memset(resp->actions, 0, MRC_RX_WINDOW * sizeof(*resp->actions));
