@@ -237,9 +237,9 @@ static void mrc_fill_transition(const struct mrc_qp_attr *staged,
 
 /*
  * The MRC attributes the kernel takes, at the transition it takes them at
- * (the EV profile at RESET to INIT; the rest with the verbs timeout and
- * retry count, RTR to RTS; the trim NAK switch whenever it changes, from
- * @held, what the kernel has). None is sent while each is at its default,
+ * (the EV profile at RESET to INIT; MPR_DEST at INIT to RTR; the rest with
+ * the verbs timeout and retry count, RTR to RTS; the trim NAK switch
+ * whenever it changes, from @held, what the kernel has). None is sent while each is at its default,
  * so that a kernel without them still runs every QP that does not ask for
  * them. The library's EV profile ids are the kernel's.
  */
@@ -258,6 +258,12 @@ static void mrc_fill_kernel_attr(const struct mrc_qp_attr *staged,
 	    staged->profile.ev_profile_id) {
 		k->comp_mask |= MRC_MODIFY_QP_EV_PROFILE;
 		k->ev_profile_id = (uint32_t)staged->profile.ev_profile_id;
+	}
+	/* MRC_LIB_MPR is the whole window here too. */
+	if (t.cur == IBV_QPS_INIT && t.next == IBV_QPS_RTR &&
+	    staged->mpr.mpr_dest != MRC_LIB_MPR) {
+		k->comp_mask |= MRC_MODIFY_QP_MPR_DEST;
+		k->mpr_dest = staged->mpr.mpr_dest;
 	}
 	if (t.cur != IBV_QPS_RTR || t.next != IBV_QPS_RTS)
 		return;
@@ -305,6 +311,9 @@ int mrc_modify_qp(struct mrc_qp *qp, struct ibv_qp_attr *vattr, int vattr_mask,
 	mrc_qp_attr_apply(&staged, mrc_attr, mrc_attr_mask);
 	if (mrc_attr_mask & MRC_QP_MPR)
 		staged.mpr.mpr = mrc_qp_mpr_granted(qp->ctx, mrc_attr->mpr.mpr);
+	if (mrc_attr_mask & MRC_QP_MPR_DEST)
+		staged.mpr.mpr_dest = mrc_qp_mpr_granted(qp->ctx,
+							 mrc_attr->mpr.mpr_dest);
 
 	mask = vattr_mask & ~MRC_IBV_NOT_MRC;
 	memset(&a, 0, sizeof(a));

@@ -92,6 +92,12 @@ int mrc_qp_attr_check(const struct mrc_qp *qp, const struct mrc_qp_attr *attr,
 	if (mask & MRC_QP_MPR && !mrc_before_rts(t.cur) &&
 	    mrc_qp_mpr_granted(qp->ctx, attr->mpr.mpr) != qp->attr.mpr.mpr)
 		return EINVAL;
+	/* The responder takes its window at INIT to RTR. */
+	if (mask & MRC_QP_MPR_DEST && t.cur != IBV_QPS_RESET &&
+	    t.cur != IBV_QPS_INIT &&
+	    mrc_qp_mpr_granted(qp->ctx, attr->mpr.mpr_dest) !=
+	    qp->attr.mpr.mpr_dest)
+		return EINVAL;
 
 	/* In range, but not in soft-MRC yet. */
 	if (mask & MRC_QP_RETRY_CNT && attr->retry.exp_cnt &&
@@ -139,18 +145,14 @@ uint32_t mrc_qp_mpr_granted(const struct mrc_context *ctx, uint32_t mpr)
 	return mpr && ctx->modify_qp_mrc ? mpr : MRC_LIB_MPR;
 }
 
-/*
- * Records what was set. The responder's reordering window is one size in
- * the kernel, so an MPR_DEST (0: the default) is granted as that window;
- * the caller grants MPR (mrc_qp_mpr_granted()).
- */
+/* Records what was set; the caller grants MPR and MPR_DEST. */
 void mrc_qp_attr_apply(struct mrc_qp_attr *to, const struct mrc_qp_attr *from,
 		       int mask)
 {
 	if (mask & MRC_QP_MPR)
 		to->mpr.mpr = from->mpr.mpr;
 	if (mask & MRC_QP_MPR_DEST)
-		to->mpr.mpr_dest = MRC_LIB_MPR;
+		to->mpr.mpr_dest = from->mpr.mpr_dest;
 	if (mask & MRC_QP_MAX_WIMM)
 		to->wimm.max_wimm = from->wimm.max_wimm;
 	if (mask & MRC_QP_MAX_WIMM_DEST)

@@ -636,6 +636,63 @@ static void modify_qp_passes_exp_retries(void)
 }
 
 /*
+ * MPR_DEST goes to the kernel at INIT to RTR, where its responder takes
+ * it; the whole window (8, or 0 asked) sends nothing. From RTR on only
+ * the value in force is no error. Without the provider's entry, only the
+ * whole window.
+ */
+static void modify_qp_passes_mpr_dest(void)
+{
+	struct ibv_qp_attr v = { .qp_state = IBV_QPS_INIT };
+	struct mrc_qp_attr m;
+	struct setup s = setup();
+	struct fake_qp *f = fake_qp_of(s.vqp);
+
+	memset(&m, 0, sizeof(m));
+	m.mpr.mpr_dest = 1;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m, MRC_QP_MPR_DEST), 0);
+	CHECK_EQ(f->mrc_modifies, 0);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTR), 0);
+	CHECK_EQ(f->mrc_modifies, 1);
+	CHECK_EQ(f->last_mrc.comp_mask, MRC_MODIFY_QP_MPR_DEST);
+	CHECK_EQ(f->last_mrc.mpr_dest, 1);
+	CHECK_EQ(f->attr.qp_state, IBV_QPS_RTR);
+	/* Another value once in RTR: EINVAL; the same one: no change. */
+	m.mpr.mpr_dest = 2;
+	check_modify_refused(&s, &v, 0, &m, MRC_QP_MPR_DEST, EINVAL);
+	m.mpr.mpr_dest = 1;
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTS), 0);
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, 0, &m, MRC_QP_MPR_DEST), 0);
+	CHECK_EQ(f->mrc_modifies, 1);
+	memset(&m, 0, sizeof(m));
+	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_MPR_DEST, NULL), 0);
+	CHECK_EQ(m.mpr.mpr_dest, 1);
+	teardown(&s);
+
+	/* 0 asks for the whole window: nothing for the kernel. */
+	s = setup();
+	f = fake_qp_of(s.vqp);
+	memset(&m, 0, sizeof(m));
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m, MRC_QP_MPR_DEST), 0);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTR), 0);
+	CHECK_EQ(f->mrc_modifies, 0);
+	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_MPR_DEST, NULL), 0);
+	CHECK_EQ(m.mpr.mpr_dest, 8);
+	teardown(&s);
+
+	/* A provider too old to have the entry: the whole window. */
+	s = setup();
+	s.ctx->modify_qp_mrc = NULL;
+	memset(&m, 0, sizeof(m));
+	m.mpr.mpr_dest = 3;
+	CHECK_EQ(mrc_modify_qp(s.qp, &v, IBV_QP_STATE, &m, MRC_QP_MPR_DEST), 0);
+	CHECK_EQ(to_state(s.qp, IBV_QPS_RTR), 0);
+	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_MPR_DEST, NULL), 0);
+	CHECK_EQ(m.mpr.mpr_dest, 8);
+	teardown(&s);
+}
+
+/*
  * TRIM_NACK_DEST_UNSUPPORTED is the kernel's flag MRC_QP_F_NO_TRIM_NAK,
  * sent when it changes: with a transition, or alone (no verbs attribute)
  * in a state; other bits and an unchanged one send nothing.
@@ -710,7 +767,7 @@ static void modify_qp_passes_ev_profile(void)
 	CHECK_EQ(f->mrc_modifies, 1);
 	CHECK_EQ(f->last_mrc.comp_mask, MRC_MODIFY_QP_EV_PROFILE);
 	CHECK_EQ(f->last_mrc.ev_profile_id, 5);
-	CHECK_EQ(f->last_mrc.reserved2, 0);
+	CHECK_EQ(f->last_mrc.mpr_dest, 0);
 	CHECK_EQ(f->attr.qp_state, IBV_QPS_INIT);
 	memset(&m, 0, sizeof(m));
 	CHECK_EQ(mrc_query_qp(s.qp, NULL, 0, &m, MRC_QP_EV_PROFILE_ID, NULL), 0);
@@ -1164,6 +1221,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(modify_qp_passes_exp_retries),
 	KTAP_CASE(modify_qp_passes_ev_profile),
 	KTAP_CASE(modify_qp_passes_trim_nak_switch),
+	KTAP_CASE(modify_qp_passes_mpr_dest),
 	KTAP_CASE(timeouts_convert_to_verbs_units),
 	KTAP_CASE(modify_qp_checks_mrc_attributes),
 	KTAP_CASE(post_send_checks_arguments),

@@ -245,7 +245,11 @@ static int fake_modify_qp_mrc(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 	if (mrc && (mrc->comp_mask & ~(MRC_MODIFY_QP_EXP_RETRY_CNT |
 					MRC_MODIFY_QP_MPR |
 					MRC_MODIFY_QP_EV_PROFILE |
-					MRC_MODIFY_QP_FLAGS) ||
+					MRC_MODIFY_QP_FLAGS |
+					MRC_MODIFY_QP_MPR_DEST) ||
+		    mrc->mpr_dest > 8 ||
+		    (!(mrc->comp_mask & MRC_MODIFY_QP_MPR_DEST) &&
+		     mrc->mpr_dest) ||
 		    mrc->flags & ~MRC_QP_F_NO_TRIM_NAK ||
 		    (!(mrc->comp_mask & MRC_MODIFY_QP_FLAGS) && mrc->flags) ||
 		    (mrc->comp_mask & MRC_MODIFY_QP_EV_PROFILE &&
