@@ -41,7 +41,7 @@ BENCH=$MRC_SELFTEST_DIR/mrc-api-bench
 ROUNDS=${MRC_API_ROUNDS:-200}
 OUTAGE=${MRC_API_OUTAGE:-3}
 
-ktap_begin 12
+ktap_begin 13
 for p in "$PROBE" "$PROBE_NV" "$BENCH"; do
 	[ -x "$p" ] || ktap_skip_all "no $p: run make first"
 	if ldd "$p" | grep -q "not found"; then
@@ -116,6 +116,12 @@ mpr_case()	# MPR
 }
 ktap_check "mpr_1_bounds_psns_in_flight" mpr_case 1
 ktap_check "mpr_8_is_the_whole_window" mpr_case 8
+mpr_dest_case()	# MPR_DEST
+{
+	[ -r /sys/kernel/debug/mrc/req ] || { echo "no debugfs"; return 1; }
+	"$PROBE" --mpr-dest "$1" mrc0 "$MRC_HOST_A" mrc1 "$MRC_HOST_B"
+}
+ktap_check "mpr_dest_1_sets_the_responders_window" mpr_dest_case 1
 
 # The profile's ports: nothing else sprays on them.
 EVP_ID=7

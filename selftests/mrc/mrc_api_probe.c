@@ -29,6 +29,13 @@
  * /sys/kernel/debug/mrc/req must show the window MPR x 128 and a peak of
  * PSNs outstanding within it.
  *
+ * mrc-api-probe --mpr-dest MPR_DEST DEV_A IP_A DEV_B IP_B
+ *
+ * The responder's reordering window: B's QP with MPR_DEST (1 to 8, given
+ * at INIT -> RTR), the same WRITEs from A checked at B, then B's line of
+ * /sys/kernel/debug/mrc/req must show its responder's window MPR_DEST x
+ * 128 and A's the whole one (1024).
+ *
  * mrc-api-probe --ev-profile ID UNKNOWN NOPATH DEV_A IP_A DEV_B IP_B
  *
  * A QP bound to EV profile ID at RESET -> INIT: first A's QP is refused
@@ -60,6 +67,7 @@
 
 /* A's retry attributes (--outage changes them). */
 static uint8_t qp_timeout = 16, qp_linear = 7, qp_exp, qp_mpr = 8;
+static uint8_t qp_mpr_dest = 8;
 /* The EV profile A's QP names at RESET -> INIT (--ev-profile). */
 static uint64_t qp_ev_profile;
 
@@ -157,7 +165,7 @@ static void conn_attr(struct mrc_conn *c, const struct side *s,
 	c->psn = 0x100;
 	c->ev_profile = ev_profile;
 	c->mpr = qp_mpr;
-	c->mpr_dest = 8;
+	c->mpr_dest = qp_mpr_dest;
 	c->max_wimm = MAX_WIMM;
 	c->max_wimm_dest = QP_DEPTH;
 	c->timeout = qp_timeout;
@@ -437,9 +445,12 @@ static int outage(struct side *a, struct side *b, double seconds, bool want_ok,
 	return 0;
 }
 
-/* A's WINDOW and PEAK in /sys/kernel/debug/mrc/req (mrc_debugfs.c). */
-static int req_window(const char *dev, uint32_t qpn, unsigned int *window,
-		      unsigned int *peak)
+/*
+ * A QP's WINDOW, PEAK and RX_WINDOW in /sys/kernel/debug/mrc/req
+ * (mrc_debugfs.c).
+ */
+static int req_windows(const char *dev, uint32_t qpn, unsigned int *window,
+		       unsigned int *peak, unsigned int *rx_window)
 {
 	FILE *f = fopen("/sys/kernel/debug/mrc/req", "r");
 	char line[512], name[64];
@@ -450,8 +461,8 @@ static int req_window(const char *dev, uint32_t qpn, unsigned int *window,
 	while (found && fgets(line, sizeof(line), f)) {
 		unsigned int q;
 
-		if (sscanf(line, "%63s %u %*s %*u %*u %*u %*u %*u %*u %*u %*u %*u %u %u",
-			   name, &q, window, peak) == 4 &&
+		if (sscanf(line, "%63s %u %*s %*u %*u %*u %*u %*u %*u %*u %*u %*u %u %u %u",
+			   name, &q, window, peak, rx_window) == 5 &&
 		    !strcmp(name, dev) && q == qpn)
 			found = 0;
 	}
@@ -466,7 +477,7 @@ static int mpr_run(struct side *a, struct side *b, const char *dev_a,
 		   uint64_t *rs)
 {
 	struct ibv_send_wr w, *bad = NULL;
-	unsigned int window, peak;
+	unsigned int window, peak, rx_window;
 	struct ibv_sge sge;
 	struct ibv_wc wc;
 	int i, err;
@@ -484,13 +495,32 @@ static int mpr_run(struct side *a, struct side *b, const char *dev_a,
 					      "512 KiB WRITE", i))
 			return -1;
 	}
-	if (req_window(dev_a, a->qpn, &window, &peak))
+	if (req_windows(dev_a, a->qpn, &window, &peak, &rx_window))
 		return -1;
 	printf("MPR %u: 8 WRITEs of 512 KiB checked; PSN window %u, peak outstanding %u\n",
 	       qp_mpr, window, peak);
 	if (window != qp_mpr * 128u || !peak || peak > window) {
 		fprintf(stderr, "mrc-api-probe: want window %u and 0 < peak <= it\n",
 			qp_mpr * 128u);
+		return -1;
+	}
+	return 0;
+}
+
+/* After mpr_run(): B's responder window is MPR_DEST's, A's the whole. */
+static int mpr_dest_check(const struct side *a, const struct side *b,
+			  const char *dev_a, const char *dev_b)
+{
+	unsigned int window, peak, rx_a, rx_b;
+
+	if (req_windows(dev_a, a->qpn, &window, &peak, &rx_a) ||
+	    req_windows(dev_b, b->qpn, &window, &peak, &rx_b))
+		return -1;
+	printf("MPR_DEST %u: B's responder window %u, A's %u\n", qp_mpr_dest,
+	       rx_b, rx_a);
+	if (rx_b != qp_mpr_dest * 128u || rx_a != 1024) {
+		fprintf(stderr, "mrc-api-probe: want B's window %u and A's 1024\n",
+			qp_mpr_dest * 128u);
 		return -1;
 	}
 	return 0;
@@ -621,6 +651,24 @@ int main(int argc, char **argv)
 			status = 0;
 		goto out;
 	}
+	if (argc == 7 && !strcmp(argv[1], "--mpr-dest")) {
+		struct mrc_qp_attr m;
+		struct ibv_qp_attr v;
+		uint8_t want = (uint8_t)atoi(argv[2]);
+
+		rs = 0x5eed;
+		if (open_side(&a, argv[3], argv[4]) ||
+		    open_side(&b, argv[5], argv[6]) ||
+		    connect_side(&a, &b, 0))
+			goto out;
+		qp_mpr_dest = want;
+		if (!connect_side(&b, &a, 0) &&
+		    !mrc_query_qp(b.qp, &v, 0, &m, MRC_QP_MPR_DEST, NULL) &&
+		    m.mpr.mpr_dest == want && !mpr_run(&a, &b, argv[3], &rs) &&
+		    !mpr_dest_check(&a, &b, argv[3], argv[5]))
+			status = 0;
+		goto out;
+	}
 	if (argc == 9 && !strcmp(argv[1], "--ev-profile")) {
 		rs = 0x5eed;
 		if (!open_side(&a, argv[5], argv[6]) &&
@@ -641,8 +689,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s DEV_A IP_A DEV_B IP_B [TRANSFERS [SEED]]\n"
 			"       %s --outage SECONDS EXP_CNT ok|retry-exc DEV_A IP_A DEV_B IP_B\n"
 			"       %s --mpr MPR DEV_A IP_A DEV_B IP_B\n"
+			"       %s --mpr-dest MPR_DEST DEV_A IP_A DEV_B IP_B\n"
 			"       %s --ev-profile ID UNKNOWN NOPATH DEV_A IP_A DEV_B IP_B\n",
-			argv[0], argv[0], argv[0], argv[0]);
+			argv[0], argv[0], argv[0], argv[0], argv[0]);
 		return 2;
 	}
 	transfers = argc > 5 ? atoi(argv[5]) : 200;
