@@ -9,10 +9,13 @@
 # it. The controller, waiting on its completion channel's fd, cuts A's
 # plane 1 (ip link set pa1 down): the 4 EVs of port 2 must be reported
 # ASSUMED_BAD, none of another profile; it restores the plane: the same
-# 4 must be reported GOOD once probes bring them back. The latency from
-# each command to the first such event is printed as
-# "# ev-event latency N us". Joining the group without CAP_NET_ADMIN is
-# EPERM.
+# 4 must be reported GOOD once probes bring them back. The controller
+# denies one of them, which must be reported DENIED, and allows it again:
+# GOOD. The plane is cut once more and, with its 4 EVs ASSUMED_BAD, the
+# traffic's client ends: no connection holds them bad any more, and they
+# must be reported UNKNOWN (released). The latency from each command to
+# the first such event is printed as "# ev-event latency N us". Joining
+# the group without CAP_NET_ADMIN is EPERM.
 # lab-timeout: 600
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -77,7 +80,7 @@ if ! make_bonded_hosts >"$tmp/setup" 2>&1; then
 	ktap_skip_all "cannot build two bonded hosts (bonding module?)"
 fi
 
-ktap_begin 3
+ktap_begin 5
 
 ktap_check "ev_profile_for_the_peer_with_every_event" \
 	in_a "$PROBE" mrc0 evprofile 9 $MRC_HOST_B 50000 50001 50002 50003
@@ -111,6 +114,24 @@ cut_reported()
 		{ echo "# the client stopped:"; tail -n 3 "$tmp/client"; return 1; }
 }
 ktap_check "link_cut_reported_assumed_bad_then_good" cut_reported
+
+ktap_check "controller_deny_then_allow_reported" \
+	in_a "$PROBE" mrc0 deny 9 30 50001
+
+# The client's end destroys the only QP over profile 9 (found by name:
+# ktap_check ran start_traffic in a subshell, so $cpid is not ours; the
+# bracket keeps pkill's pattern from matching the shell that runs it).
+connection_gone_released()
+{
+	pgrep -f "ibv_rc_pingpong -d mrc0" >/dev/null ||
+		{ echo "# no traffic left"; return 1; }
+	in_a "$PROBE" mrc0 release 9 30 "ip link set pa1 down" \
+		"pkill -f 'ibv_rc_pingpon[g] -d mrc0'" 4
+	local rc=$?
+	in_a ip link set pa1 up
+	return $rc
+}
+ktap_check "connection_gone_releases_its_bad_evs" connection_gone_released
 
 ktap_check "join_without_cap_net_admin_eperm" in_a "$PROBE" mrc0 join
 ktap_finish

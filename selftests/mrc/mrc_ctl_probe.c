@@ -32,6 +32,20 @@
  *                                        runs UP and waits for them GOOD;
  *                                        prints each event and the
  *                                        latencies ("# ev-event latency")
+ *   mrc-ctl-probe DEV deny ID SECONDS SPORT
+ *                                        with an event CQ on a channel:
+ *                                        denies the EV of port 2 with
+ *                                        source port SPORT, waits for it
+ *                                        reported DENIED, allows it and
+ *                                        waits for it GOOD (latencies)
+ *   mrc-ctl-probe DEV release ID SECONDS DOWN STOP N
+ *                                        with an event CQ: runs DOWN,
+ *                                        waits for N EVs of port 2
+ *                                        ASSUMED_BAD, runs STOP (which
+ *                                        ends the only connection over
+ *                                        profile ID) and waits for the
+ *                                        same N reported UNKNOWN: no
+ *                                        connection holds them bad
  *   mrc-ctl-probe DEV join               without CAP_NET_ADMIN, joining
  *                                        the events group: EPERM
  *   mrc-ctl-probe DEV probe SRC DST TIMEOUT_NS PORT:SPORT...
@@ -427,11 +441,13 @@ static uint64_t now_us(void)
 
 /*
  * Waits up to @deadline_us for events; returns when every one of @want
- * EVs on port 2 of profile @id is in @state, with *@first_us the time of
- * the first such event. Every event is printed.
+ * EVs on port 2 of profile @id (only the one of source port @sport, if
+ * not 0) is in @state, with *@first_us the time of the first such event.
+ * Every event is printed.
  */
 static bool wait_events(struct mrc_comp_channel *ch, struct mrc_cq *cq,
-			uint64_t id, enum mrc_ctl_ev_state state, int want,
+			uint64_t id, uint16_t sport_only,
+			enum mrc_ctl_ev_state state, int want,
 			uint64_t t0, uint64_t deadline_us, uint64_t *first_us)
 {
 	uint16_t seen[64];
@@ -459,7 +475,8 @@ static bool wait_events(struct mrc_comp_channel *ch, struct mrc_cq *cq,
 			       ev[i].drop_count);
 			EXPECT(ev[i].profile_id == id, "an event of profile %llu",
 			       (unsigned long long)ev[i].profile_id);
-			if (ev[i].ev.port != 2 || ev[i].state != state)
+			if (ev[i].ev.port != 2 || ev[i].state != state ||
+			    (sport_only && sport != sport_only))
 				continue;
 			if (!*first_us)
 				*first_us = t;
@@ -493,7 +510,7 @@ static void cut(struct mrc_context *ctx, uint64_t id, int seconds,
 	/* The kernel reacts while the command runs: its time is included. */
 	printf("cut command took %llu us\n",
 	       (unsigned long long)(now_us() - t0));
-	if (wait_events(ch, cq, id, MRC_CTL_EV_ASSUMED_BAD, want, t0,
+	if (wait_events(ch, cq, id, 0, MRC_CTL_EV_ASSUMED_BAD, want, t0,
 			t0 + seconds * 1000000ull, &first))
 		printf("ev-event latency %llu us (cut: ASSUMED_BAD)\n",
 		       (unsigned long long)first);
@@ -509,7 +526,7 @@ static void cut(struct mrc_context *ctx, uint64_t id, int seconds,
 	       (unsigned long long)(now_us() - t0));
 	EXPECT(!mrc_get_cq_event(ch, &got, &cq_ctx) && got == cq &&
 	       cq_ctx == (void *)0x1234, "get_cq_event");
-	if (wait_events(ch, cq, id, MRC_CTL_EV_GOOD, want, t0,
+	if (wait_events(ch, cq, id, 0, MRC_CTL_EV_GOOD, want, t0,
 			t0 + seconds * 1000000ull, &first))
 		printf("ev-event latency %llu us (restore: GOOD)\n",
 		       (unsigned long long)first);
@@ -518,6 +535,110 @@ static void cut(struct mrc_context *ctx, uint64_t id, int seconds,
 		       seconds);
 	EXPECT(!mrc_destroy_cq(cq), "destroy event CQ");
 	EXPECT(!mrc_destroy_comp_channel(ch), "destroy channel");
+}
+
+/* An event CQ on a channel of its own, or NULL having said why. */
+static struct mrc_cq *event_cq(struct mrc_context *ctx,
+			       struct mrc_comp_channel **ch)
+{
+	struct mrc_cq *cq;
+
+	*ch = NULL;
+	EXPECT(!mrc_create_comp_channel(ctx, ch), "comp channel");
+	if (!*ch)
+		return NULL;
+	cq = mrc_ctl_create_ev_event_cq(ctx, 256, NULL, *ch, 0);
+	EXPECT(cq != NULL, "event CQ");
+	if (!cq) {
+		mrc_destroy_comp_channel(*ch);
+		*ch = NULL;
+	}
+	return cq;
+}
+
+static void event_cq_done(struct mrc_cq *cq, struct mrc_comp_channel *ch)
+{
+	EXPECT(!mrc_destroy_cq(cq), "destroy event CQ");
+	EXPECT(!mrc_destroy_comp_channel(ch), "destroy channel");
+}
+
+/*
+ * The controller's own word on one EV: a denial is reported DENIED, an
+ * allowance GOOD, each once for the profile.
+ */
+static void deny(struct mrc_context *ctx, uint64_t id, int seconds,
+		 uint16_t sport)
+{
+	struct mrc_ctl_ev_op_entry e = { .ev = udp_ev(2, sport) };
+	struct mrc_ctl_ev_profile_attr a = {
+		.ev_op = {
+			.op = MRC_CTL_EV_OP_MODIFY_EV_STATE,
+			.entries = &e, .entry_count = 1,
+		},
+	};
+	struct mrc_comp_channel *ch;
+	struct mrc_cq *cq = event_cq(ctx, &ch);
+	uint64_t t0, first;
+
+	if (!cq)
+		return;
+	e.state = MRC_CTL_EV_DENIED;
+	t0 = now_us();
+	EXPECT(!mrc_ctl_modify_ev_profile(ctx, id, &a,
+					  MRC_CTL_EV_PROFILE_EV_OP),
+	       "deny EV %u of port 2", sport);
+	if (wait_events(ch, cq, id, sport, MRC_CTL_EV_DENIED, 1, t0,
+			t0 + seconds * 1000000ull, &first))
+		printf("ev-event latency %llu us (deny: DENIED)\n",
+		       (unsigned long long)first);
+	else
+		EXPECT(0, "EV %u of port 2 reported DENIED in %d s", sport,
+		       seconds);
+	e.state = MRC_CTL_EV_GOOD;
+	t0 = now_us();
+	EXPECT(!mrc_ctl_modify_ev_profile(ctx, id, &a,
+					  MRC_CTL_EV_PROFILE_EV_OP),
+	       "allow EV %u of port 2", sport);
+	if (wait_events(ch, cq, id, sport, MRC_CTL_EV_GOOD, 1, t0,
+			t0 + seconds * 1000000ull, &first))
+		printf("ev-event latency %llu us (allow: GOOD)\n",
+		       (unsigned long long)first);
+	else
+		EXPECT(0, "EV %u of port 2 reported GOOD in %d s", sport,
+		       seconds);
+	event_cq_done(cq, ch);
+}
+
+/*
+ * EVs that a connection found bad, when that connection goes: no one
+ * holds them bad any more, and none has seen them good either, so they
+ * are reported UNKNOWN (released), not GOOD.
+ */
+static void release(struct mrc_context *ctx, uint64_t id, int seconds,
+		    const char *down, const char *stop, int want)
+{
+	struct mrc_comp_channel *ch;
+	struct mrc_cq *cq = event_cq(ctx, &ch);
+	uint64_t t0, first;
+
+	if (!cq)
+		return;
+	t0 = now_us();
+	EXPECT(system(down) == 0, "%s", down);
+	if (!wait_events(ch, cq, id, 0, MRC_CTL_EV_ASSUMED_BAD, want, t0,
+			 t0 + seconds * 1000000ull, &first))
+		EXPECT(0, "%d EVs of port 2 reported ASSUMED_BAD in %d s",
+		       want, seconds);
+	t0 = now_us();
+	EXPECT(system(stop) == 0, "%s", stop);
+	if (wait_events(ch, cq, id, 0, MRC_CTL_EV_UNKNOWN, want, t0,
+			t0 + seconds * 1000000ull, &first))
+		printf("ev-event latency %llu us (connection gone: UNKNOWN)\n",
+		       (unsigned long long)first);
+	else
+		EXPECT(0, "%d EVs of port 2 reported UNKNOWN in %d s", want,
+		       seconds);
+	event_cq_done(cq, ch);
 }
 
 /* A raw join of the events group, as any program could try it. */
@@ -941,6 +1062,12 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "cut") && argc == 8) {
 		cut(ctx, strtoull(argv[3], NULL, 0), atoi(argv[4]), argv[5],
 		    argv[6], atoi(argv[7]));
+	} else if (!strcmp(cmd, "deny") && argc == 6) {
+		deny(ctx, strtoull(argv[3], NULL, 0), atoi(argv[4]),
+		     (uint16_t)strtoul(argv[5], NULL, 0));
+	} else if (!strcmp(cmd, "release") && argc == 8) {
+		release(ctx, strtoull(argv[3], NULL, 0), atoi(argv[4]),
+			argv[5], argv[6], atoi(argv[7]));
 	} else {
 		fprintf(stderr, "unknown command or arguments: %s\n", cmd);
 		return 2;
