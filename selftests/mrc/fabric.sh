@@ -228,6 +228,24 @@ check_profiles()
 	[ -n "$want" ] && [ "$got" = "$want" ]
 }
 
+# A connectionless EV probe (mrcctl probe: the controller API's
+# EP_PROBE) over every SRv6 path of h1's profile towards h5 (profile 5),
+# all in one batch: each must be answered, with an RTT, on its plane.
+check_probes_every_path()
+{
+	local mrcctl=$MRC_TOP/tools/mrcctl/mrcctl evs src dst out n
+	evs=$("$mrcctl" ev show mrch1 5 | awk '{ printf "%s:%s ", $3, $4 }')
+	src=$(fabric addr h1 | sed -n 1p) dst=$(fabric addr h5 | sed -n 1p)
+	n=$(wc -w <<<"$evs")
+	# shellcheck disable=SC2086 # one argument per EV
+	out=$(ip netns exec mf-h1 "$mrcctl" probe mrch1 "$src" "$dst" timeout 10s $evs 2>&1)
+	echo "$out"
+	[ "$n" -gt 0 ] &&
+	[ "$(awk '$1 == "probe" && $5 == "rtt" && $6 > 0' <<<"$out" | wc -l)" -eq "$n" ] &&
+	# Each on its own plane: answers of plane 0 and of plane 1.
+	[ "$(awk '$1 == "probe" { print $4 }' <<<"$out" | sort -u | wc -l)" -eq 2 ]
+}
+
 # Every port that carries the fabric's traffic (both ends of every link,
 # veths: NAME@PEER; each host's bond0) has MTU $1: "N of M ports at MTU".
 # (Fallback tunnel devices a namespace may get are no port.)
@@ -264,7 +282,7 @@ check_ib_mtu()	# HOST IB_MTU
 	grep -q "active_mtu:[[:space:]]*$2 " <<<"$out"
 }
 
-ktap_begin 45
+ktap_begin 46
 trap cleanup EXIT
 cleanup
 
@@ -272,6 +290,7 @@ ktap_check "fabric_up" fabric up
 ktap_check "links_and_nodes_listed" check_listing
 ktap_check "paths_listed" check_paths_listed
 ktap_check "mrc_profiles_programmed" check_profiles
+ktap_check "ev_probes_answered_on_every_srv6_path" check_probes_every_path
 read_host_addresses
 ktap_check "ipv6_every_host_pair" check_all_pairs 6
 ktap_check "ipv4_every_host_pair" check_all_pairs 4
