@@ -496,6 +496,17 @@ def t_lab():
         expect_eq(lab.rng().random(), lab.rng().random(), "MRC_SEED")
     finally:
         del os.environ["MRC_SEED"]
+    saved = os.environ.pop("MRC_TEST_TIMEOUT_SCALE", None)
+    try:
+        expect_eq(lab.scaled(90), 90, "no scale")
+        for value, want in (("20", 1800), ("0", 90), ("-3", 90),
+                            ("x", 90), ("", 90)):
+            os.environ["MRC_TEST_TIMEOUT_SCALE"] = value
+            expect_eq(lab.scaled(90), want, f"scale {value!r}")
+    finally:
+        os.environ.pop("MRC_TEST_TIMEOUT_SCALE", None)
+        if saved is not None:
+            os.environ["MRC_TEST_TIMEOUT_SCALE"] = saved
 
 
 def t_shell_entry():

@@ -107,6 +107,19 @@ def tool(name):
     return None
 
 
+def time_scale():
+    """run-lab's MRC_TEST_TIMEOUT_SCALE (1 when unset or not a positive
+    integer): how much slower than the normal lab this kernel runs (the
+    debug lab kernel's), as lib.sh's mrc_scaled."""
+    value = os.environ.get("MRC_TEST_TIMEOUT_SCALE", "")
+    return int(value) if value.isdigit() and int(value) > 0 else 1
+
+
+def scaled(seconds):
+    """A test's own wait, stretched with time_scale()."""
+    return seconds * time_scale()
+
+
 def udp_port():
     """The udp_port parameter of the loaded module."""
     with open(os.path.join(SYSFS_MODULE, "parameters/udp_port")) as f:
