@@ -243,6 +243,7 @@ static int responder_rcv(struct sim *s, const struct mrc_pkt *req,
 	u32 psn = req->hdr.psn, epsn = mrc_rx_epsn(w), flags = 0, last;
 	bool was = mrc_rx_received(w, psn);
 	bool in_window = mrc_psn_in_window(psn, epsn, MRC_RX_WINDOW);
+	bool takes = mrc_psn_in_window(psn, epsn, s->rx_window);
 	struct mrc_receiver_reply reply;
 	struct mrc_receiver_verdict v;
 	struct mrc_pkt ack;
@@ -252,6 +253,8 @@ static int responder_rcv(struct sim *s, const struct mrc_pkt *req,
 		flags |= MRC_RECEIVER_F_ACK_REQ;
 	if (req->trimmed)
 		flags |= MRC_RECEIVER_F_TRIMMED;
+	if (req->trimmed && s->no_trim_nak)
+		flags |= MRC_RECEIVER_F_NO_TRIM_NAK;
 	if (mrc_opcode_is(req->hdr.opcode, MRC_OPC_RD_ATOMIC))
 		flags |= MRC_RECEIVER_F_RESPONDS;
 	mrc_receiver_check(&s->rcv, psn, flags, &v, &reply);
@@ -260,9 +263,14 @@ static int responder_rcv(struct sim *s, const struct mrc_pkt *req,
 		/* Polled after every packet: replayed exactly behind epsn. */
 		FUZZ_ASSERT(v.replay == ((flags & MRC_RECEIVER_F_RESPONDS) &&
 					 !in_window));
-	} else if (!in_window) {
+	} else if (!takes) {
 		FUZZ_ASSERT(v.action == MRC_RECEIVER_DROP && !v.reply);
 		FUZZ_ASSERT(mrc_rx_epsn(w) == epsn);
+		return 0;
+	} else if (req->trimmed && s->no_trim_nak) {
+		/* Unanswered, and not received: a loss to the sender. */
+		FUZZ_ASSERT(v.action == MRC_RECEIVER_TRIMMED && !v.reply);
+		FUZZ_ASSERT(!mrc_rx_received(w, psn) && mrc_rx_epsn(w) == epsn);
 		return 0;
 	} else if (req->trimmed) {
 		FUZZ_ASSERT(v.action == MRC_RECEIVER_TRIMMED && v.reply);
@@ -474,6 +482,10 @@ static bool setup(struct sim *s, struct input *in)
 	FUZZ_ASSERT(mrc_tx_init(&s->tx, s->slots, s->nslots, psn0));
 	mrc_tx_set_reorder_tolerance(&s->tx, b5);
 	mrc_receiver_init(&s->rcv, psn0);
+	/* A responder window of 128 to 896 PSNs (MPR_DEST), or all of it. */
+	s->rx_window = (b0 >> 4) & 7 ? 128 * ((b0 >> 4) & 7) : MRC_RX_WINDOW;
+	mrc_receiver_set_window(&s->rcv, s->rx_window);
+	s->no_trim_nak = b1 & 0x80;
 	s->now = (u64)b7 << 24;
 
 	mrc_ev_params_default(&evp);

@@ -51,6 +51,8 @@ struct sim {
 	u32 peer_plane_seq;
 	/* responder */
 	struct mrc_receiver rcv;
+	u32 rx_window;		/* mrc_receiver_set_window()'s, in force */
+	bool no_trim_nak;	/* MRC_RECEIVER_F_NO_TRIM_NAK on trims */
 	/* the shared clock, microseconds */
 	u64 now;
 };
