@@ -748,20 +748,8 @@ static enum tx_verdict tx_loss_evidence(struct mrc_tx_tracker *t,
 	if (t->reorder_time && now >= s->sent_at &&
 	    now - s->sent_at >= t->reorder_time)
 		return TX_LOST;
-	if (t->ev_delivered[s->ev] <= s->seq + 1) {
-		/*
-		 * No evidence from its EV (one that died delivers none): its
-		 * age will tell, and no ACK may come to ask again then.
-		 */
-		if (t->reorder_time && now >= s->sent_at) {
-			due = s->sent_at + t->reorder_time;
-			if (!t->loss_due_valid || due < t->loss_due) {
-				t->loss_due = due;
-				t->loss_due_valid = true;
-			}
-		}
+	if (t->ev_delivered[s->ev] <= s->seq + 1)
 		return TX_NOT_LOST;
-	}
 	if (!s->held) {
 		s->held = 1;
 		s->evidence_at = now;

@@ -37,27 +37,16 @@ static void mrc_sender_charge_delay(struct mrc_sender *s)
 /*
  * Sprayed EVs overtake one another by whatever their queues differ, while
  * each keeps its own order: a loss needs evidence from its own EV, or an
- * age past what a round trip takes (RACK's rule: the round trip's bound,
- * srtt + 4 x rttvar, plus the reordering window's floor). An EV that died
- * silently delivers nothing to be evidence, and the RTO's floor is the
- * application's timeout (67 ms for perftest's), thousands of round trips
- * on a real fabric: by age its losses show within a few round trips. A
- * PSN merely late on a slow EV costs a copy, not its EV: the charge of an
- * EV still delivering waits until the copy is an RTO old
- * (mrc_sender_charge_delay()). Never later than the RTO, which would
- * expire it anyway. Refreshed as the RTT moves. Without an RTO the count
- * rule stays: nothing else would find the losses of an EV that went dead.
+ * RTO of age. Refreshed as the RTT moves. Without an RTO the count rule
+ * stays: nothing else would find the losses of an EV that went dead.
  */
 static void mrc_sender_path_evidence(struct mrc_sender *s)
 {
 	u64 srtt = mrc_rto_srtt_us(&s->rto);
 	u64 least = s->p.timer_granularity_us;
-	u64 floor = srtt > least ? srtt : least;
-	u64 age = mrc_rto_rtt_bound_us(&s->rto) + floor;
-	u64 rto = mrc_sender_rto_us(s);
 
-	mrc_tx_set_path_evidence(&s->tx, !s->no_rto, age < rto ? age : rto,
-				 floor);
+	mrc_tx_set_path_evidence(&s->tx, !s->no_rto, mrc_sender_rto_us(s),
+				 srtt > least ? srtt : least);
 	mrc_sender_charge_delay(s);
 }
 
