@@ -30,7 +30,7 @@ TRANSFERS=${MRC_INCAST_TRANSFERS:-3}
 # plus CPUs saturated by six senders, outlasts the timer: spurious
 # timeouts, and transfers failed with "retry counter exceeded" in both the
 # trimming and the drop-tail runs.
-QP_TIMEOUT=${MRC_INCAST_QP_TIMEOUT:-18}
+QP_TIMEOUT=${MRC_INCAST_QP_TIMEOUT:-$(mrc_scaled_qp_timeout 18)}
 SENDERS="h2 h3 h4 h5 h6 h7"
 RECEIVER=h1
 

@@ -40,6 +40,17 @@ mrc_scaled()	# SECONDS
 	echo $(($1 * MRC_TIME_SCALE))
 }
 
+# The same for a verbs QP timeout T (4.096 us x 2^T): one step more for
+# each doubling of the scale, 31 at most.
+mrc_scaled_qp_timeout()	# T
+{
+	local t=$1 s=$MRC_TIME_SCALE
+	while [ "$s" -gt 1 ] && [ "$t" -lt 31 ]; do
+		t=$((t + 1)) s=$(((s + 1) / 2))
+	done
+	echo "$t"
+}
+
 MRC_NO_LOADER="no module file to load: set MRC_KO=/path/to/mrc.ko, or install mrc where modprobe finds it (make install, or DKMS)"
 
 # How this machine loads mrc: "insmod FILE", "modprobe FILE", or nothing.

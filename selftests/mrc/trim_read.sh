@@ -43,8 +43,9 @@ TRANSFERS=${MRC_TRIM_READ_TRANSFERS:-12}
 SEED=${MRC_TRIM_READ_SEED:-7001}
 # 1.07 s, as incast.sh: the emulated round trip behind a full queue is
 # tens of ms with as much jitter; a timeout here must mean a READ whose
-# responses stopped, not a slow host.
-QP_TIMEOUT=${MRC_TRIM_READ_QP_TIMEOUT:-18}
+# responses stopped, not a slow host (so it grows with run-lab's scale:
+# on the debug kernel, one READ of twelve timed out at 1.07 s).
+QP_TIMEOUT=${MRC_TRIM_READ_QP_TIMEOUT:-$(mrc_scaled_qp_timeout 18)}
 
 # Every veth hop queues on the CPU's backlog (1000 packets by default): a
 # burst of trimmed headers, which skip the port's paced queue, must not
